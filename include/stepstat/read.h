@@ -1,0 +1,41 @@
+// Reading trace files of any supported format into a TraceSink. The kind of a file is
+// detected from its content (header, magic bytes), never from its name.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "stepstat/status.h"
+#include "stepstat/trace.h"
+
+namespace stepstat {
+
+enum class InputKind {
+  kNsysGpuTraceCsv,       ///< nsys stats cuda_gpu_trace (older: gputrace)
+  kNsysKernExecTraceCsv,  ///< nsys stats cuda_kern_exec_trace
+  kNsysApiTraceCsv,       ///< nsys stats cuda_api_trace
+  kNsysNvtxTraceCsv,      ///< nsys stats nvtx_pushpop_trace / nvtx_gpu_proj_trace
+  kNsysSqlite,            ///< nsys export --type sqlite
+  kKinetoJson,            ///< PyTorch profiler trace
+};
+
+std::string_view InputKindName(InputKind kind);
+
+/// What a reader found out about its file, for `details` and for messages.
+struct ReadReport {
+  InputKind kind = InputKind::kNsysGpuTraceCsv;
+  std::string layout;     ///< e.g. "2024+", "2021.2-2023", "2020-2021.1"
+  std::string time_unit;  ///< unit of the start column as written: "ns", "us", "ms", "s"
+  int64_t rows = 0;       ///< data rows read (header and preamble excluded)
+};
+
+/// Sniffs the first bytes of `path`. `display_name` is how messages name the file.
+Result<InputKind> DetectInputKind(const std::filesystem::path& path, std::string_view display_name);
+
+/// Reads a whole file of a known kind into `sink`. Errors carry "<display_name>:<line>: ".
+Result<ReadReport> ReadInput(const std::filesystem::path& path, std::string_view display_name,
+                             InputKind kind, TraceSink& sink);
+
+}  // namespace stepstat

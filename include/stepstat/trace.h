@@ -1,0 +1,92 @@
+// The trace model that every input format ends in, delivered as a stream of batches.
+// Readers push GpuOp and LaunchCall batches into a TraceSink; analyses are sinks. Nothing
+// here holds a whole trace: memory grows with distinct names, not with rows.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "stepstat/status.h"
+
+namespace stepstat {
+
+using NameId = uint32_t;
+
+/// Interns strings and hands out dense ids from 0. Views returned by Get() stay valid for the
+/// pool's lifetime (strings are stored in stable blocks). Not thread-safe: one pool per reader.
+class StringPool {
+ public:
+  StringPool();
+  StringPool(const StringPool&) = delete;
+  StringPool& operator=(const StringPool&) = delete;
+  StringPool(StringPool&&) noexcept;
+  StringPool& operator=(StringPool&&) noexcept;
+  ~StringPool();
+
+  NameId Intern(std::string_view text);
+  std::string_view Get(NameId id) const { return views_[id]; }
+  size_t size() const { return views_.size(); }
+
+ private:
+  std::string_view Store(std::string_view text);
+
+  std::vector<std::string_view> views_;
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const noexcept;
+  };
+  std::unordered_map<std::string_view, NameId, Hash, std::equal_to<>> ids_;
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  size_t block_used_ = 0;
+  size_t block_size_ = 0;
+};
+
+enum class OpKind : uint8_t { kKernel, kMemcpy, kMemset };
+
+/// One kernel, memcpy or memset on the GPU: the interval [start_ns, start_ns + duration_ns).
+/// Readers guarantee start_ns >= 0, duration_ns >= 0 and that the end fits in int64.
+struct GpuOp {
+  int64_t start_ns = 0;
+  int64_t duration_ns = 0;
+  int64_t stream = -1;          ///< -1 when the format does not say
+  int64_t bytes = -1;           ///< memory operations; -1 when unknown
+  int64_t correlation_id = -1;  ///< links to the LaunchCall; -1 when unknown
+  int64_t line = 0;             ///< where the row starts in its file (1-based), for messages
+  NameId name = 0;              ///< kernel name, or "[CUDA memcpy HtoD]" etc.
+  NameId device = 0;            ///< device name as the format spells it ("NVIDIA GB10 (0)")
+  OpKind kind = OpKind::kKernel;
+
+  int64_t end_ns() const { return start_ns + duration_ns; }
+};
+
+/// One CPU API call that launched GPU work (cudaLaunchKernel, cuLaunchKernel, cudaGraphLaunch...).
+struct LaunchCall {
+  int64_t api_start_ns = 0;
+  int64_t api_duration_ns = 0;
+  int64_t queue_duration_ns = -1;   ///< time from the API call's end to the kernel's start; -1 unknown
+  int64_t kernel_start_ns = -1;     ///< -1 when the source has no GPU side (cuda_api_trace)
+  int64_t kernel_duration_ns = -1;
+  int64_t pid = -1;
+  int64_t tid = -1;
+  int64_t correlation_id = -1;
+  int64_t line = 0;
+  NameId api_name = 0;     ///< "cudaLaunchKernel"
+  NameId kernel_name = 0;  ///< the launched kernel's name; an empty string when unknown
+
+  int64_t api_end_ns() const { return api_start_ns + api_duration_ns; }
+};
+
+/// Receives a trace as batches. A reader calls the sink from one thread; the spans and the
+/// pool's views are valid during the call only (the pool's views live as long as the pool).
+class TraceSink {
+ public:
+  virtual ~TraceSink() = default;
+  virtual Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) = 0;
+  virtual Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) = 0;
+};
+
+}  // namespace stepstat
