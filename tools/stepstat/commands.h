@@ -1,0 +1,19 @@
+// One function per subcommand registers its flags on the app; cli.cc owns nothing else.
+#pragma once
+
+#include <functional>
+
+namespace CLI {
+class App;
+}
+
+namespace stepstat::cli {
+
+/// What a parsed subcommand runs; returns the process exit code (0 ok, 2 error).
+using Action = std::function<int()>;
+
+/// Each adds its subcommand to `app` and, when that subcommand is parsed, sets `action`.
+void AddSummarizeCommand(CLI::App& app, Action& action);
+void AddSynthCommand(CLI::App& app, Action& action);
+
+}  // namespace stepstat::cli
