@@ -35,33 +35,23 @@ inline uint64_t Load8(const char* p) {
   return word;
 }
 
-// Where the CSV-significant bytes are among the (up to) 8 bytes at p: 0x80 in each byte
-// position that holds one. Fewer than 8 bytes left: the missing positions hold nothing.
-struct ByteClasses {
-  uint64_t commas;
-  uint64_t newlines;
-  uint64_t quotes;
-  uint64_t nuls;
-};
-
-inline ByteClasses Classify(const char* p, const char* end) {
+// 0x80 in each of the (up to) 8 bytes at p that is ',', '\n', '"' or NUL; fewer than 8
+// bytes left: the missing positions hold nothing. Per class the test is a zero-byte test
+// of word ^ class; the four share their final step (~A | ~B == ~(A & B)).
+inline uint64_t SignificantBytes(const char* p, const char* end) {
   if (end - p >= 8) {
     uint64_t word = Load8(p);
-    return {ZeroBytes(word ^ (kOnes * ',')), ZeroBytes(word ^ (kOnes * '\n')),
-            ZeroBytes(word ^ (kOnes * '"')), ZeroBytes(word)};
+    auto not_zero = [](uint64_t x) { return ((x & kLow7) + kLow7) | x; };
+    uint64_t all_not_zero = not_zero(word ^ (kOnes * ',')) & not_zero(word ^ (kOnes * '\n')) &
+                            not_zero(word ^ (kOnes * '"')) & not_zero(word);
+    return ~(all_not_zero | kLow7);
   }
-  ByteClasses classes{0, 0, 0, 0};
+  uint64_t mask = 0;
   for (int i = 0; p + i < end; ++i) {
-    uint64_t bit = uint64_t{0x80} << (8 * i);
-    switch (p[i]) {
-      case ',': classes.commas |= bit; break;
-      case '\n': classes.newlines |= bit; break;
-      case '"': classes.quotes |= bit; break;
-      case '\0': classes.nuls |= bit; break;
-      default: break;
-    }
+    char c = p[i];
+    if (c == ',' || c == '\n' || c == '"' || c == '\0') mask |= uint64_t{0x80} << (8 * i);
   }
-  return classes;
+  return mask;
 }
 
 // The first '"' or NUL in [p, end), or end; adds the newlines before it to `newlines`.
@@ -143,25 +133,25 @@ CsvScanner::Parse CsvScanner::ParseRow(Status& error) {
   const char* row_end = nullptr;            // one past the row's line ending, once found
   while (row_end == nullptr) {
     if (word >= end) return Parse::kNeedMore;
-    ByteClasses classes = Classify(word, end);
-    uint64_t pending = classes.commas | classes.newlines | classes.quotes | classes.nuls;
+    uint64_t pending = SignificantBytes(word, end);
     const char* next_word = word + 8;
     while (pending != 0) {
       uint64_t bit = pending & (~pending + 1);
       pending ^= bit;
       const char* at = word + std::countr_zero(bit) / 8;
-      if (bit & classes.commas) {
+      const char c = *at;
+      if (c == ',') {
         add_field(field, at);
         field = at + 1;
         continue;
       }
-      if (bit & classes.newlines) {
+      if (c == '\n') {
         const char* field_end = at > field && at[-1] == '\r' ? at - 1 : at;
         add_field(field, field_end);
         row_end = at + 1;
         break;
       }
-      if (bit & classes.nuls) {
+      if (c == '\0') {
         error = ErrorAt(display_name_, line, "NUL byte in a text file");
         return Parse::kError;
       }
