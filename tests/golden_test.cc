@@ -1,6 +1,7 @@
 // Golden tests of the real binary, in the manner of Perfetto's diff tests: each folder under
 // tests/golden/ holds the inputs, `cmd` (the arguments, one line, run from that folder) and
-// the expected `stdout`, `stderr` and `exit` (absent files mean empty output and exit 0).
+// the expected `stdout`, `stderr` and `exit` (absent files mean empty output and exit 0), and
+// optionally `absent`: files that must not exist after the run.
 // STEPSTAT_UPDATE_GOLDEN=1 rewrites the expectations from the current binary; review the diff.
 #include <gtest/gtest.h>
 
@@ -68,6 +69,13 @@ TEST_P(Golden, MatchesExpectedOutput) {
     WriteAll(dir / "stderr", got_err);
     WriteAll(dir / "exit", std::to_string(exit_code) + "\n");
     GTEST_SKIP() << "rewrote the expectations of " << GetParam();
+  }
+  // Files the run must not leave behind (an error writes no partial output).
+  if (fs::exists(dir / "absent")) {
+    std::istringstream names(ReadAll(dir / "absent"));
+    for (std::string name; std::getline(names, name);) {
+      if (!name.empty()) EXPECT_FALSE(fs::exists(dir / name)) << name << " was written";
+    }
   }
   std::string want_exit = fs::exists(dir / "exit") ? Trimmed(ReadAll(dir / "exit")) : "0";
   EXPECT_EQ(std::to_string(exit_code), want_exit);
