@@ -67,8 +67,9 @@ struct GpuOp {
 struct LaunchCall {
   int64_t api_start_ns = 0;
   int64_t api_duration_ns = 0;
-  int64_t queue_duration_ns = -1;   ///< time from the API call's end to the kernel's start; -1 unknown
-  int64_t kernel_start_ns = -1;     ///< -1 when the source has no GPU side (cuda_api_trace)
+  int64_t queue_duration_ns =
+      -1;                        ///< time from the API call's end to the kernel's start; -1 unknown
+  int64_t kernel_start_ns = -1;  ///< -1 when the source has no GPU side (cuda_api_trace)
   int64_t kernel_duration_ns = -1;
   int64_t pid = -1;
   int64_t tid = -1;

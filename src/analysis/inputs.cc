@@ -52,8 +52,7 @@ Result<SummaryInputs> ResolveInputs(const std::vector<std::string>& args) {
     ASSIGN_OR_RETURN(TraceInput gpu_input, Detected(*gpu));
     files.push_back(std::move(gpu_input));
     // The kernel-exec trace pairs each launch with its kernel; the api trace is the fallback.
-    if (auto launches =
-            FirstExisting(arg, {"_cuda_kern_exec_trace.csv", "_cuda_api_trace.csv"})) {
+    if (auto launches = FirstExisting(arg, {"_cuda_kern_exec_trace.csv", "_cuda_api_trace.csv"})) {
       ASSIGN_OR_RETURN(TraceInput launch_input, Detected(*launches));
       files.push_back(std::move(launch_input));
     }
@@ -80,14 +79,16 @@ Result<SummaryInputs> ResolveInputs(const std::vector<std::string>& args) {
       case InputKind::kNsysKernExecTraceCsv:
       case InputKind::kNsysApiTraceCsv:
         if (inputs.launches) {
-          return ErrorAt(file.display_name, 0,
-                         "a second launch source (the first is " + inputs.launches->display_name + ")");
+          return ErrorAt(
+              file.display_name, 0,
+              "a second launch source (the first is " + inputs.launches->display_name + ")");
         }
         inputs.launches = std::move(file);
         break;
       case InputKind::kNsysNvtxTraceCsv:
-        return ErrorAt(file.display_name, 0,
-                       "an NVTX trace marks steps, it holds no GPU operations; use it with `stepstat steps`");
+        return ErrorAt(
+            file.display_name, 0,
+            "an NVTX trace marks steps, it holds no GPU operations; use it with `stepstat steps`");
     }
   }
   if (!gpu) {

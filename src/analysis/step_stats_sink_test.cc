@@ -43,12 +43,12 @@ TEST(StepStatsSink, CountsSumsAndGapsOfConcurrentStreams) {
   Harness h;
   StepStatsSink sink("t.csv", h.classifier, h.meter, /*assume_sorted=*/true);
   std::vector<GpuOp> ops = {
-      h.Memcpy(0, 50),                   // before the first kernel: widens the span only
-      h.Kernel(100, 100, "sgemm_128"),    // stream 7: [100,200)
+      h.Memcpy(0, 50),                      // before the first kernel: widens the span only
+      h.Kernel(100, 100, "sgemm_128"),      // stream 7: [100,200)
       h.Kernel(150, 100, "flash_attn", 8),  // stream 8 overlaps: [150,250)
-      h.Kernel(260, 10, "elementwise"),   // gap of 10 after the frontier 250
-      h.Kernel(300, 0, "elementwise"),    // zero-duration: ends a gap of 30 on its own
-      h.Kernel(310, 5, "gemm_small"),     // gap of 10
+      h.Kernel(260, 10, "elementwise"),     // gap of 10 after the frontier 250
+      h.Kernel(300, 0, "elementwise"),      // zero-duration: ends a gap of 30 on its own
+      h.Kernel(310, 5, "gemm_small"),       // gap of 10
   };
   ASSERT_TRUE(sink.OnGpuOps(ops, h.names).ok());
   sink.Finish();
@@ -101,8 +101,8 @@ TEST(StepStatsSink, OutOfOrderStopsASortedPassAndBufferedPassAgrees) {
   std::vector<GpuOp> ops;
   std::mt19937_64 random(7);
   for (int i = 0; i < 2000; ++i) {
-    ops.push_back(h.Kernel(static_cast<int64_t>(random() % 100000), static_cast<int64_t>(random() % 300),
-                           i % 3 ? "gemm" : "attn", i % 4));
+    ops.push_back(h.Kernel(static_cast<int64_t>(random() % 100000),
+                           static_cast<int64_t>(random() % 300), i % 3 ? "gemm" : "attn", i % 4));
   }
   std::vector<GpuOp> sorted = ops;
   std::sort(sorted.begin(), sorted.end(), [](auto& a, auto& b) { return a.start_ns < b.start_ns; });
@@ -129,7 +129,8 @@ TEST(StepStatsSink, OutOfOrderStopsASortedPassAndBufferedPassAgrees) {
 TEST(StepStatsSink, SummedKernelTimeOverflowIsAnError) {
   Harness h;
   StepStatsSink sink("big.csv", h.classifier, h.meter, true);
-  std::vector<GpuOp> ops = {h.Kernel(0, INT64_MAX - 10, "a", 1), h.Kernel(0, INT64_MAX - 10, "b", 2)};
+  std::vector<GpuOp> ops = {h.Kernel(0, INT64_MAX - 10, "a", 1),
+                            h.Kernel(0, INT64_MAX - 10, "b", 2)};
   ops[1].line = 3;
   Status s = sink.OnGpuOps(ops, h.names);
   ASSERT_FALSE(s.ok());

@@ -14,7 +14,8 @@ double TrueDivide(int64_t a, int64_t b) {
   // let the one conversion to double do the single correct rounding (as CPython does).
   auto ua = static_cast<unsigned __int128>(a);
   auto ub = static_cast<unsigned __int128>(b);
-  int shift = std::bit_width(static_cast<uint64_t>(a)) - std::bit_width(static_cast<uint64_t>(b)) - 55;
+  int shift =
+      std::bit_width(static_cast<uint64_t>(a)) - std::bit_width(static_cast<uint64_t>(b)) - 55;
   if (shift >= 0) {
     ub <<= shift;
   } else {

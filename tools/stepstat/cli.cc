@@ -17,10 +17,12 @@ int Run(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer(
       "Examples:\n"
-      "  nsys stats --report cuda_gpu_trace,cuda_kern_exec_trace --format csv --output step report.nsys-rep\n"
+      "  nsys stats --report cuda_gpu_trace,cuda_kern_exec_trace --format csv --output step "
+      "report.nsys-rep\n"
       "  stepstat summarize step                 # reads step_cuda_gpu_trace.csv (+ kern exec)\n"
       "  stepstat summarize step -o stats.json --policy my-policy.toml\n"
-      "Run 'stepstat <command> --help' for a command's options. Exit codes: 0 ok, 2 bad usage or input.");
+      "Run 'stepstat <command> --help' for a command's options. Exit codes: 0 ok, 2 bad usage or "
+      "input.");
 
   Action action;
   AddSummarizeCommand(app, action);

@@ -64,7 +64,8 @@ void AddSummarizeCommand(CLI::App& app, Action& action) {
       ->required();
   cmd->add_option("--policy", options->policy,
                   "Classification policy: a TOML file, or a built-in name (default dit-nvfp4)");
-  cmd->add_option("-o,--output", options->output, "Write the JSON here ('-' for stdout, the default)");
+  cmd->add_option("-o,--output", options->output,
+                  "Write the JSON here ('-' for stdout, the default)");
   cmd->footer(
       "Examples:\n"
       "  stepstat summarize examples/gb10-dit-step/gb10-dit-step\n"
