@@ -151,7 +151,7 @@ TEST(Classifier, FallsBackToOnePatternAtATimeWhenTheSetCannotBeBuilt) {
   Classifier starved = MakeClassifier(policy, ClassifierOptions{kStarved});
   std::string text;
   unsigned random = 1;
-  for (int i = 0; i < 2000; ++i) {
+  for (int i = 0; i < 300; ++i) {
     random = random * 1103515245u + 12345u;
     text += static_cast<char>('a' + (random >> 16) % 3);
   }
