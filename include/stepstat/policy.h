@@ -46,6 +46,9 @@ struct ClassifierOptions {
 
 /// Applies a policy. Component index i < components.size() is policy.components[i];
 /// index components.size() is `other`. Thread-compatible (const methods are thread-safe).
+/// Names are matched byte-wise (RE2 Latin-1): any bytes classify, invalid UTF-8 included; a
+/// non-ASCII literal in a pattern matches its UTF-8 bytes, and `.` also matches a newline.
+/// Classify does no caching: callers classify each distinct name once.
 class Classifier {
  public:
   static Result<Classifier> Create(const Policy& policy);

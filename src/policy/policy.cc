@@ -187,6 +187,9 @@ Status PolicyParser::ParsePolicyTable(const toml::node& node, Policy* policy) co
 
 Status PolicyParser::ParseComponents(const toml::node& node, Policy* policy) const {
   const toml::array* array = node.as_array();
+  if (array != nullptr && array->empty()) {
+    return Error(node.source(), "no [[component]] tables: a policy needs at least one component");
+  }
   if (array == nullptr || !array->is_array_of_tables()) {
     return Error(node.source(),
                  "'component' must be an array of tables: write [[component]], not [component]");

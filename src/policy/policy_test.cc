@@ -133,6 +133,11 @@ INSTANTIATE_TEST_SUITE_P(
                   "[component]"},
         BadPolicy{"no components", WithHeader(""),
                   "my.toml: no [[component]] tables: a policy needs at least one component"},
+        BadPolicy{"empty component array", "component = []\n" + WithHeader(""),
+                  "my.toml:1: no [[component]] tables: a policy needs at least one component"},
+        BadPolicy{"component array of strings", "component = ['x']\n" + WithHeader(""),
+                  "my.toml:1: 'component' must be an array of tables: write [[component]], not "
+                  "[component]"},
         BadPolicy{"no policy table", kComponentStart + "patterns = ['x']\n",
                   "my.toml: missing the [policy] table"},
         BadPolicy{"policy not a table", "policy = 3\n" + kComponentStart + "patterns = ['x']\n",
