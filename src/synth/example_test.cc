@@ -14,65 +14,13 @@
 
 #include "synth/kernel_catalog.h"
 #include "synth/synth.h"
+#include "synth/test_csv.h"
 
 namespace stepstat::synth {
 namespace {
 
-namespace fs = std::filesystem;
 
 const fs::path kExampleBase = fs::path(STEPSTAT_SOURCE_DIR) / "examples/gb10-dit-step/gb10-dit-step";
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// One CSV record per line (no field here holds a line break); "" inside quotes is a quote.
-std::vector<std::string> SplitCsvLine(const std::string& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-      fields.back() += '"';
-      ++i;
-    } else if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      fields.emplace_back();
-    } else {
-      fields.back() += c;
-    }
-  }
-  return fields;
-}
-
-struct Table {
-  std::map<std::string, size_t> column;
-  std::vector<std::vector<std::string>> rows;
-  int64_t Int(size_t row, const std::string& name) const {
-    return std::stoll(rows[row].at(column.at(name)));
-  }
-  const std::string& Text(size_t row, const std::string& name) const {
-    return rows[row].at(column.at(name));
-  }
-};
-
-Table ReadCsv(const fs::path& path) {
-  std::istringstream in(ReadFile(path));
-  Table table;
-  std::string line;
-  std::getline(in, line);
-  std::vector<std::string> header = SplitCsvLine(line);
-  for (size_t i = 0; i < header.size(); ++i) table.column[header[i]] = i;
-  while (std::getline(in, line)) {
-    table.rows.push_back(SplitCsvLine(line));
-    EXPECT_EQ(table.rows.back().size(), header.size()) << line;
-  }
-  return table;
-}
 
 struct Span {
   int64_t start, end;
