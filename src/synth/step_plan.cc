@@ -93,7 +93,11 @@ StepPlan BuildDitStepPlan() {
   StepPlan plan;
   AddEmbeddings(plan);
   plan.host_pause_kernel = plan.kernels.size();
-  for (int block = 0; block < kBlocksPerStep; ++block) AddBlock(plan);
+  for (int block = 0; block < kBlocksPerStep; ++block) {
+    size_t first = plan.kernels.size();
+    AddBlock(plan);
+    for (size_t i = first; i < plan.kernels.size(); ++i) plan.kernels[i].block = block;
+  }
   AddHead(plan);
   AddMemops(plan);
   return plan;

@@ -17,6 +17,7 @@ struct PlannedKernel {
   Kind kind;
   int64_t size_factor = 1;  ///< work relative to the kind's typical launch (the FFN-down input is 4x)
   int side_stream = 0;      ///< 0: the main stream; 1, 2: work that may run beside it
+  int block = -1;           ///< transformer block, -1 for the embeddings and the head
 };
 
 enum class MemopKind : uint8_t { kHostToDevice, kDeviceToDevice, kDeviceToHost, kMemset };

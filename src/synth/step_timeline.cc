@@ -112,9 +112,10 @@ Status SimulateStep(const StepPlan& plan, const StepDraw& draw, const TimelinePa
   int64_t previous_start = cursor;
   for (size_t i = 0; i < n; ++i) {
     const PlannedKernel& planned = plan.kernels[i];
+    // Side work rotates over the extra streams block by block, so every stream gets used.
     int stream = planned.side_stream == 0 || streams == 1
                      ? 0
-                     : 1 + (planned.side_stream - 1) % (streams - 1);
+                     : 1 + (planned.side_stream - 1 + 2 * std::max(0, planned.block)) % (streams - 1);
     int64_t ready = std::max(stream_free[stream] + draw.gap_ns[i], previous_start);
     int64_t api_start = 0;
     int64_t api_end = 0;

@@ -3,12 +3,13 @@
 //
 // The launch model: one CPU thread launches in plan order. Each launch call costs call_ns;
 // between calls the host spends host_ns (in the blocks scaled by host_pace_permille). The
-// launch queue holds queue_depth launches, so
-// launch i cannot return before kernel i - queue_depth has finished (plus wake_ns): once the
-// CPU runs far enough ahead, every call blocks inside some kernel. A kernel starts after the
-// previous work on its stream (plus its gap) and after its launch reached the GPU (API end +
-// queue_latency_ns). Before the plan's host-pause kernel the host is busy elsewhere: that
-// kernel's launch is timed so it arrives exactly when the pause gap has passed.
+// launch queue holds queue_depth launches, so launch i cannot return before kernel
+// i - queue_depth has finished (plus wake_ns): once the CPU runs far enough ahead, every call
+// blocks inside some kernel. A kernel starts after the previous work on its stream (plus its
+// gap) and after its launch reached the GPU (API end + queue_latency_ns); with several
+// streams, side-stream work may start as soon as the kernel launched before it has started,
+// so it overlaps that kernel. Before the plan's host-pause kernel the host is busy elsewhere:
+// that kernel's launch is timed so it arrives exactly when the pause gap has passed.
 #pragma once
 
 #include <cstdint>

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,20 @@ TEST(Synth, ManyStepsOnTwoStreamsAreConsistentAndConcurrent) {
     previous_end = api_start + exec.Int(r, "API Dur (ns)");
     EXPECT_GE(exec.Int(r, "Queue Dur (ns)"), 0) << "row " << r;
   }
+  fs::remove_all(dir);
+}
+
+TEST(Synth, EveryExtraStreamGetsWork) {
+  fs::path dir = TestDir("five");
+  SynthOptions options;
+  options.out_base = dir / "t";
+  options.streams = 5;
+  ASSERT_TRUE(WriteSynthTraces(options).ok());
+  Table gpu = ReadCsv(fs::path(options.out_base).concat("_cuda_gpu_trace.csv"));
+  std::map<int64_t, int64_t> rows_per_stream;
+  for (size_t r = 0; r < gpu.rows.size(); ++r) ++rows_per_stream[gpu.Int(r, "Strm")];
+  EXPECT_EQ(rows_per_stream.size(), 5u);
+  for (int64_t stream : {7, 13, 14, 15, 16}) EXPECT_GT(rows_per_stream[stream], 100) << stream;
   fs::remove_all(dir);
 }
 
