@@ -114,7 +114,7 @@ Status FitReferenceStep(const StepPlan& plan, StepDraw& draw, TimelineParams& pa
   const StepFigures want = ReferenceFigures();
   if (plan.kernels.size() != static_cast<size_t>(want.kernel_count) ||
       plan.kernels.size() + plan.memops.size() != static_cast<size_t>(want.op_count) ||
-      params.streams != 1) {
+      plan.host_pause_kernel == 0 || params.streams != 1) {
     return Status::Error("synth: the step plan does not have the reference's shape");
   }
   RETURN_IF_ERROR(FitGpuSide(plan, draw, want));
@@ -158,31 +158,37 @@ Status FitReferenceStep(const StepPlan& plan, StepDraw& draw, TimelineParams& pa
       high = mid;
     }
   }
+  // `rows` now hold the step at that pace; two launch calls absorb what is left.
   ASSIGN_OR_RETURN(int64_t hiccup, overshoot(depth, low));
-  int64_t extension = want_outside_kernels - (MeasureStep(plan, rows).api_union_ns -
-                                              MeasureStep(plan, rows).api_overlap_ns);
-  std::optional<size_t> call = FindHiccupCall(draw, rows, hiccup);
-  if (extension < 0 || !call) {
+  StepFigures got = MeasureStep(plan, rows);
+  FitReport fit{depth, low, want_outside_kernels - (got.api_union_ns - got.api_overlap_ns),
+                hiccup, 0};
+  std::optional<size_t> hiccup_launch = FindHiccupCall(draw, rows, hiccup);
+  if (fit.pause_call_extension_ns < 0 || !hiccup_launch) {
     return Status::Error("synth: the launch calls cannot be trimmed to the reference overlap");
   }
-  std::optional<FitReport> best = FitReport{depth, low, extension, hiccup, *call};
+  fit.host_hiccup_launch = *hiccup_launch;
 
-  params.queue_depth = best->queue_depth;
-  params.host_pace_permille = best->host_pace_permille;
-  RETURN_IF_ERROR(SimulateStep(plan, draw, params, rows));
-  // Before the first kernel nothing runs on the GPU but copies, so a longer first call adds
-  // only launch time outside kernels.
-  rows.kernels[0].api_start -= best->first_call_extension_ns;
-  rows.kernels[0].api_duration += best->first_call_extension_ns;
-  KernelRow& hiccup_call = rows.kernels[best->host_hiccup_launch];
-  hiccup_call.api_start += best->host_hiccup_ns;
-  hiccup_call.api_duration -= best->host_hiccup_ns;
+  // The host-pause launch ends just before block 0 starts, in the one long idle gap: starting
+  // it earlier adds launch time outside kernels only, as long as it stays in that gap.
+  KernelRow& pause_call = rows.kernels[plan.host_pause_kernel];
+  const KernelRow& before_pause = rows.kernels[plan.host_pause_kernel - 1];
+  int64_t stretched_start = pause_call.api_start - fit.pause_call_extension_ns;
+  if (stretched_start < before_pause.start + before_pause.duration ||
+      stretched_start < before_pause.api_start + before_pause.api_duration) {
+    return Status::Error("synth: the host pause is too short for the reference's launch time");
+  }
+  pause_call.api_start = stretched_start;
+  pause_call.api_duration += fit.pause_call_extension_ns;
+  KernelRow& hiccup_call = rows.kernels[fit.host_hiccup_launch];
+  hiccup_call.api_start += fit.host_hiccup_ns;
+  hiccup_call.api_duration -= fit.host_hiccup_ns;
 
   std::string differences = DescribeDifferences(MeasureStep(plan, rows), want);
   if (!differences.empty()) {
     return Status::Error("synth: the fitted step misses the reference: " + differences);
   }
-  if (report != nullptr) *report = *best;
+  if (report != nullptr) *report = fit;
   return Status::Ok();
 }
 

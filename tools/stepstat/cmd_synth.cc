@@ -18,7 +18,7 @@ void AddSynthCommand(CLI::App& app, Action& action) {
       "Write a deterministic diffusion-transformer step trace (nsys CSV pair).\n"
       "With the defaults it is examples/gb10-dit-step: `stepstat summarize` on it prints the\n"
       "reference GB10 step statistics exactly. More steps or streams make benchmark inputs.\n"
-      "Example: stepstat synth --out /tmp/big --steps 1000   (about 1.2 GB)");
+      "Example: stepstat synth --out /tmp/big --steps 1000   (2.8M GPU rows, about 1.9 GB)");
   command->add_option("--out", *out, "Output base: writes BASE_cuda_gpu_trace.csv and "
                                      "BASE_cuda_kern_exec_trace.csv")
       ->required();
