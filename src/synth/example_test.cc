@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <array>
 #include <filesystem>
 #include <fstream>
@@ -164,6 +165,32 @@ TEST(Example, CarriesEveryIntegerOfTheReferenceSummary) {
     EXPECT_EQ(components[name][0], JsonInteger(json, "milliseconds", block)) << name;
     EXPECT_EQ(components[name][1], JsonInteger(json, "launches", block)) << name;
   }
+}
+
+// Everything but the two source-path lines, with one final newline.
+std::string WithoutSourcePaths(const std::string& json) {
+  std::istringstream in(json);
+  std::string out, line;
+  while (std::getline(in, line)) {
+    if (line.find("\"source_") == std::string::npos) out += line + "\n";
+  }
+  return out;
+}
+
+TEST(Example, SummarizePrintsTheReferenceSummary) {
+  fs::path reference = STEPSTAT_SHARED_DIR "/spec/gb10-post-fc2-warmed-step-stats.json";
+  if (!fs::exists(reference)) GTEST_SKIP() << reference << " is absent";
+  fs::path output = fs::temp_directory_path() / "stepstat_synth_example_summary.json";
+  std::string command = "cd \"" STEPSTAT_SOURCE_DIR "\" && \"" STEPSTAT_BINARY
+                        "\" summarize examples/gb10-dit-step/gb10-dit-step > \"" +
+                        output.string() + "\"";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  std::string summary = ReadFile(output);
+  EXPECT_NE(summary.find("\"source_gpu_trace\": "
+                         "\"examples/gb10-dit-step/gb10-dit-step_cuda_gpu_trace.csv\""),
+            std::string::npos);
+  EXPECT_EQ(WithoutSourcePaths(summary), WithoutSourcePaths(ReadFile(reference)));
+  fs::remove(output);
 }
 
 }  // namespace
