@@ -50,12 +50,30 @@ void AppendUtf8(uint32_t code_point, std::string& out) {
   }
 }
 
+// The order that sorts `items` by start, ties in file order; empty when already sorted.
+// Sorting 16-byte keys and gathering at emission avoids a sorted copy of the records.
+template <typename T, typename Start>
+std::vector<uint32_t> SortedOrder(const std::vector<T>& items, Start start) {
+  auto before = [&](const T& a, const T& b) { return start(a) < start(b); };
+  if (std::is_sorted(items.begin(), items.end(), before)) return {};
+  std::vector<std::pair<int64_t, uint32_t>> keys(items.size());
+  for (size_t i = 0; i < items.size(); ++i) keys[i] = {start(items[i]), static_cast<uint32_t>(i)};
+  std::sort(keys.begin(), keys.end());
+  std::vector<uint32_t> order(items.size());
+  for (size_t i = 0; i < keys.size(); ++i) order[i] = keys[i].second;
+  return order;
+}
+
 // Turns base-less times into absolute ones, byte offsets into lines, device indexes into
 // names; then joins launch calls to kernels by correlation id.
 class Finisher {
  public:
   Finisher(std::string_view json, std::string_view display_name, StringPool& pool, Records& records)
       : json_(json), display_name_(display_name), pool_(pool), records_(records) {}
+
+  /// The order that sorts ops (calls) by start; empty when they are in order already.
+  const std::vector<uint32_t>& op_order() const { return op_order_; }
+  const std::vector<uint32_t>& call_order() const { return call_order_; }
 
   Status Run() {
     RETURN_IF_ERROR(AddBaseTime());
@@ -97,8 +115,7 @@ class Finisher {
     int64_t line = 1;
     auto line_of = [&](int64_t offset) {
       size_t target = std::min(static_cast<size_t>(offset), json_.size());
-      line += std::count(json_.begin() + static_cast<ptrdiff_t>(scanned),
-                         json_.begin() + static_cast<ptrdiff_t>(target), '\n');
+      line += CountNewlines(json_.substr(scanned, target - scanned));
       scanned = target;
       return line;
     };
@@ -153,26 +170,46 @@ class Finisher {
     }
     std::sort(kernels.begin(), kernels.end());
     const NameId unknown_kernel = pool_.Intern("");
+    auto kernels_of = [&](const LaunchCall& call) {
+      auto first = std::lower_bound(kernels.begin(), kernels.end(),
+                                    std::pair<int64_t, size_t>(call.correlation_id, 0));
+      auto last = first;
+      while (call.correlation_id >= 0 && last != kernels.end() &&
+             last->first == call.correlation_id) {
+        ++last;
+      }
+      return std::pair(first, last);
+    };
+    auto fill = [&](LaunchCall& call, const GpuOp& kernel) {
+      call.kernel_start_ns = kernel.start_ns;
+      call.kernel_duration_ns = kernel.duration_ns;
+      call.kernel_name = kernel.name;
+      int64_t queue = kernel.start_ns - call.api_end_ns();
+      call.queue_duration_ns = queue >= 0 ? queue : -1;
+    };
+    size_t joined_count = 0;
+    for (const LaunchCall& call : records_.calls) {
+      auto [first, last] = kernels_of(call);
+      joined_count += std::max<size_t>(1, static_cast<size_t>(last - first));
+    }
+    if (joined_count == records_.calls.size()) {  // the usual case: fill in place
+      for (LaunchCall& call : records_.calls) {
+        call.kernel_name = unknown_kernel;
+        auto [first, last] = kernels_of(call);
+        if (first != last) fill(call, records_.ops[first->second]);
+      }
+      return;
+    }
     std::vector<LaunchCall> joined;
-    joined.reserve(records_.calls.size());
+    joined.reserve(joined_count);
     for (LaunchCall call : records_.calls) {
       call.kernel_name = unknown_kernel;
-      auto it = std::lower_bound(kernels.begin(), kernels.end(),
-                                 std::pair<int64_t, size_t>(call.correlation_id, 0));
-      bool found = false;
-      for (; call.correlation_id >= 0 && it != kernels.end() && it->first == call.correlation_id;
-           ++it) {
-        const GpuOp& kernel = records_.ops[it->second];
-        LaunchCall with_kernel = call;
-        with_kernel.kernel_start_ns = kernel.start_ns;
-        with_kernel.kernel_duration_ns = kernel.duration_ns;
-        with_kernel.kernel_name = kernel.name;
-        int64_t queue = kernel.start_ns - call.api_end_ns();
-        with_kernel.queue_duration_ns = queue >= 0 ? queue : -1;
-        joined.push_back(with_kernel);
-        found = true;
+      auto [first, last] = kernels_of(call);
+      if (first == last) joined.push_back(call);
+      for (auto it = first; it != last; ++it) {
+        fill(call, records_.ops[it->second]);
+        joined.push_back(call);
       }
-      if (!found) joined.push_back(call);
     }
     records_.calls = std::move(joined);
   }
@@ -181,13 +218,23 @@ class Finisher {
   std::string_view display_name_;
   StringPool& pool_;
   Records& records_;
+  std::vector<uint32_t> op_order_;
+  std::vector<uint32_t> call_order_;
 };
 
+// Batches of `items` in `order` (or as they are when `order` is empty).
 template <typename T, typename Emit>
-Status EmitInBatches(const std::vector<T>& items, Emit emit) {
+Status EmitInBatches(const std::vector<T>& items, const std::vector<uint32_t>& order, Emit emit) {
+  std::vector<T> batch;
   for (size_t begin = 0; begin < items.size(); begin += kBatchSize) {
     size_t count = std::min(kBatchSize, items.size() - begin);
-    RETURN_IF_ERROR(emit(std::span<const T>(items.data() + begin, count)));
+    if (order.empty()) {
+      RETURN_IF_ERROR(emit(std::span<const T>(items.data() + begin, count)));
+      continue;
+    }
+    batch.clear();
+    for (size_t i = begin; i < begin + count; ++i) batch.push_back(items[order[i]]);
+    RETURN_IF_ERROR(emit(std::span<const T>(batch)));
   }
   return Status::Ok();
 }
@@ -269,12 +316,14 @@ Result<ReadReport> ParseKinetoJson(std::string& json, std::string_view display_n
   kineto::Records records;
   RETURN_IF_ERROR(
       kineto::ParseEvents(json.data(), size, json.capacity(), display_name, pool, records));
-  RETURN_IF_ERROR(kineto::Finisher(json, display_name, pool, records).Run());
+  kineto::Finisher finisher(json, display_name, pool, records);
+  RETURN_IF_ERROR(finisher.Run());
   RETURN_IF_ERROR(kineto::EmitInBatches(
-      records.ops, [&](std::span<const GpuOp> batch) { return sink.OnGpuOps(batch, pool); }));
-  RETURN_IF_ERROR(kineto::EmitInBatches(records.calls, [&](std::span<const LaunchCall> batch) {
-    return sink.OnLaunchCalls(batch, pool);
-  }));
+      records.ops, finisher.op_order(),
+      [&](std::span<const GpuOp> batch) { return sink.OnGpuOps(batch, pool); }));
+  RETURN_IF_ERROR(kineto::EmitInBatches(
+      records.calls, finisher.call_order(),
+      [&](std::span<const LaunchCall> batch) { return sink.OnLaunchCalls(batch, pool); }));
 
   ReadReport report;
   report.kind = InputKind::kKinetoJson;

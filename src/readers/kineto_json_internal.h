@@ -34,6 +34,9 @@ struct Records {
 Status ParseEvents(const char* data, size_t size, size_t padded_size, std::string_view display_name,
                    StringPool& pool, Records& records);
 
+/// Number of '\n' bytes in `text`.
+int64_t CountNewlines(std::string_view text);
+
 /// 1-based line of byte `offset` in `text`.
 int64_t LineAt(std::string_view text, size_t offset);
 

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "fixtures/formats/collecting_sink.h"
+#include "readers/kineto_json_internal.h"
 
 namespace stepstat {
 namespace {
@@ -291,6 +292,20 @@ TEST(KinetoFixture, OldCategoriesStringIdsEscapesAndDevices) {
   EXPECT_EQ(sink.ops()[1].device, "GPU 1");
   EXPECT_EQ(sink.ops()[2].device, "GPU 3");
   EXPECT_EQ(sink.ops()[2].op.duration_ns, 0);
+}
+
+TEST(KinetoLines, CountsNewlinesExactlyAcrossWordsAndRounds) {
+  std::string text;
+  int64_t expected = 0;
+  for (int i = 0; i < 20000; ++i) {  // more than 255 words of newlines in a row, and mixes
+    bool newline = i < 3000 || i % 7 == 0 || i % 13 == 5;
+    text += newline ? '\n' : static_cast<char>(i % 10 == 0 ? 0x8A : 'a' + i % 26);
+    expected += newline;
+  }
+  EXPECT_EQ(kineto::CountNewlines(text), expected);
+  EXPECT_EQ(kineto::CountNewlines(std::string_view(text).substr(3, 9)), 9);
+  EXPECT_EQ(kineto::LineAt("a\nb\nc", 4), 3);
+  EXPECT_EQ(kineto::LineAt("a\nb", 99), 2);
 }
 
 // ---- errors ----
