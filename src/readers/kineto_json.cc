@@ -255,30 +255,14 @@ std::optional<std::string_view> UnescapeJsonString(std::string_view token, std::
     }
     if (++i == body.size()) return std::nullopt;
     switch (body[i]) {
-      case '"':
-        scratch += '"';
-        break;
-      case '\\':
-        scratch += '\\';
-        break;
-      case '/':
-        scratch += '/';
-        break;
-      case 'b':
-        scratch += '\b';
-        break;
-      case 'f':
-        scratch += '\f';
-        break;
-      case 'n':
-        scratch += '\n';
-        break;
-      case 'r':
-        scratch += '\r';
-        break;
-      case 't':
-        scratch += '\t';
-        break;
+      case '"': scratch += '"'; break;
+      case '\\': scratch += '\\'; break;
+      case '/': scratch += '/'; break;
+      case 'b': scratch += '\b'; break;
+      case 'f': scratch += '\f'; break;
+      case 'n': scratch += '\n'; break;
+      case 'r': scratch += '\r'; break;
+      case 't': scratch += '\t'; break;
       case 'u': {
         std::optional<uint32_t> unit = Hex4(body, i + 1);
         if (!unit) return std::nullopt;
@@ -297,8 +281,7 @@ std::optional<std::string_view> UnescapeJsonString(std::string_view token, std::
         AppendUtf8(code_point, scratch);
         break;
       }
-      default:
-        return std::nullopt;
+      default: return std::nullopt;
     }
   }
   return std::string_view(scratch);

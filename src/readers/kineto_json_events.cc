@@ -9,7 +9,7 @@
 
 #include "core/decimal.h"
 #include "readers/kineto_json_internal.h"
-#include "readers/launch_api.h"
+#include "readers/launch_apis.h"
 
 namespace stepstat::kineto {
 namespace {
@@ -171,8 +171,7 @@ class EventParser {
           return ReadArgs(doc, field.value(), event);
         }
         break;
-      default:
-        break;
+      default: break;
     }
     if (slot != nullptr) *slot = Trim(field.value().raw_json_token());
     return Status::Ok();
@@ -266,9 +265,9 @@ class EventParser {
 
   Status AddLaunchCall(const Event& event, size_t offset) {
     std::optional<std::string_view> name = UnescapeJsonString(event.name, scratch_);
-    if (!name || !IsKernelLaunchApi(*name)) return Status::Ok();
+    if (!name || !IsKernelLaunchApi(NormalizeCudaApiName(*name))) return Status::Ok();
     LaunchCall call;
-    call.api_name = pool_.Intern(CudaApiDisplayName(*name));
+    call.api_name = pool_.Intern(NormalizeCudaApiName(*name));
     ASSIGN_OR_RETURN(call.api_start_ns, Time(event.ts, "ts", offset));
     ASSIGN_OR_RETURN(call.api_duration_ns, Time(event.dur, "dur", offset));
     call.pid = ParseIntToken(event.pid).value_or(-1);

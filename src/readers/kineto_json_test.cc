@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -13,6 +14,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include "fixtures/formats/collecting_sink.h"
 #include "readers/kineto_json_internal.h"
@@ -172,6 +174,53 @@ INSTANTIATE_TEST_SUITE_P(HtaTraces, RealKineto,
                                            "hta_event_sync_multistream_a100_kineto.json",
                                            "hta_sampled_rank0_kineto.json",
                                            "hta_a100_80g_rank0_ws16_kineto.json.gz"));
+
+// ---- whole files through ReadKinetoJson (plain, .gz and .zst ByteSources) ----
+
+std::vector<std::tuple<int64_t, int64_t, std::string>> Summary(const CollectingSink& sink) {
+  std::vector<std::tuple<int64_t, int64_t, std::string>> out;
+  for (const auto& c : sink.ops()) out.emplace_back(c.op.start_ns, c.op.duration_ns, c.name);
+  for (const auto& c : sink.calls())
+    out.emplace_back(c.call.api_start_ns, c.call.kernel_start_ns, c.api_name);
+  return out;
+}
+
+TEST(KinetoFiles, GzipFileReadsLikeItsContent) {
+  fs::path path = RealFile("hta_a100_80g_rank0_ws16_kineto.json.gz");
+  if (!fs::exists(path)) GTEST_SKIP() << path << " is absent (shared data not mounted)";
+  CollectingSink from_file, from_memory;
+  Result<ReadReport> a = ReadKinetoJson(path, "rank0.json.gz", from_file);
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  Result<ReadReport> b = Parse(Gunzip(path), from_memory);
+  ASSERT_TRUE(b.ok()) << b.status().message();
+  EXPECT_GT(from_file.ops().size(), 6000u);
+  EXPECT_EQ(Summary(from_file), Summary(from_memory));
+  EXPECT_EQ(a->rows, b->rows);
+}
+
+TEST(KinetoFiles, PlainAndZstdFiles) {
+  const std::string json = R"json({"traceEvents": [
+  {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 5.5, "dur": 1, "args": {"stream": 7}}
+]})json";
+  fs::path dir = fs::path(::testing::TempDir()) / "stepstat_kineto_files";
+  fs::create_directories(dir);
+  std::ofstream(dir / "t.json", std::ios::binary) << json;
+  std::string compressed(ZSTD_compressBound(json.size()), '\0');
+  compressed.resize(
+      ZSTD_compress(compressed.data(), compressed.size(), json.data(), json.size(), 3));
+  std::ofstream(dir / "t.json.zst", std::ios::binary) << compressed;
+  for (const char* name : {"t.json", "t.json.zst"}) {
+    CollectingSink sink;
+    Result<ReadReport> report = ReadKinetoJson(dir / name, name, sink);
+    ASSERT_TRUE(report.ok()) << report.status().message();
+    ASSERT_EQ(sink.ops().size(), 1u) << name;
+    EXPECT_EQ(sink.ops()[0].op.start_ns, 5500) << name;
+  }
+  CollectingSink sink;
+  Result<ReadReport> missing = ReadKinetoJson(dir / "absent.json", "absent.json", sink);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_THAT(missing.status().message(), ::testing::StartsWith("absent.json"));
+}
 
 // ---- fixtures: every timestamp form, names, devices, joins ----
 

@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "readers/launch_api.h"
+#include "readers/launch_apis.h"
 #include "readers/nsys_sqlite_internal.h"
 
 namespace stepstat::nsys_sqlite {
@@ -24,8 +24,8 @@ Result<std::unordered_map<int64_t, NameId>> LaunchApiNameIds(ExportContext& cont
     ASSIGN_OR_RETURN(bool row, stmt.Step());
     if (!row) break;
     std::string_view name = stmt.Text(1);
-    if (IsKernelLaunchApi(name))
-      ids.emplace(stmt.Int64(0), context.pool().Intern(CudaApiDisplayName(name)));
+    if (IsKernelLaunchApi(NormalizeCudaApiName(name)))
+      ids.emplace(stmt.Int64(0), context.pool().Intern(NormalizeCudaApiName(name)));
   }
   return ids;
 }
