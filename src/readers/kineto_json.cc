@@ -79,12 +79,10 @@ class Finisher {
     RETURN_IF_ERROR(AddBaseTime());
     OffsetsToLines();
     NameDevices();
-    std::stable_sort(records_.ops.begin(), records_.ops.end(),
-                     [](const GpuOp& a, const GpuOp& b) { return a.start_ns < b.start_ns; });
+    op_order_ = SortedOrder(records_.ops, [](const GpuOp& op) { return op.start_ns; });
     JoinLaunchCalls();
-    std::stable_sort(
-        records_.calls.begin(), records_.calls.end(),
-        [](const LaunchCall& a, const LaunchCall& b) { return a.api_start_ns < b.api_start_ns; });
+    call_order_ =
+        SortedOrder(records_.calls, [](const LaunchCall& call) { return call.api_start_ns; });
     return Status::Ok();
   }
 
