@@ -74,6 +74,7 @@ class Finisher {
   /// The order that sorts ops (calls) by start; empty when they are in order already.
   const std::vector<uint32_t>& op_order() const { return op_order_; }
   const std::vector<uint32_t>& call_order() const { return call_order_; }
+  const std::vector<uint32_t>& range_order() const { return range_order_; }
 
   Status Run() {
     RETURN_IF_ERROR(AddBaseTime());
@@ -83,6 +84,8 @@ class Finisher {
     JoinLaunchCalls();
     call_order_ =
         SortedOrder(records_.calls, [](const LaunchCall& call) { return call.api_start_ns; });
+    range_order_ =
+        SortedOrder(records_.ranges, [](const CpuRange& range) { return range.start_ns; });
     return Status::Ok();
   }
 
@@ -104,10 +107,19 @@ class Finisher {
       }
       call.api_start_ns += base;
     }
+    for (CpuRange& range : records_.ranges) {
+      if (range.end_ns > limit) {
+        return ErrorAt(display_name_, LineAt(json_, static_cast<size_t>(range.line)),
+                       "ts + dur overflows 64-bit nanoseconds");
+      }
+      range.start_ns += base;
+      range.end_ns += base;
+    }
     return Status::Ok();
   }
 
-  // Both vectors are in file order, so one forward scan counts every newline once.
+  // Each vector is in file order: a three-way merge lets one forward scan count every
+  // newline once.
   void OffsetsToLines() {
     size_t scanned = 0;
     int64_t line = 1;
@@ -119,14 +131,20 @@ class Finisher {
     };
     auto& ops = records_.ops;
     auto& calls = records_.calls;
-    size_t i = 0, j = 0;
-    while (i < ops.size() || j < calls.size()) {
-      if (j == calls.size() || (i < ops.size() && ops[i].line <= calls[j].line)) {
-        ops[i].line = line_of(ops[i].line);
-        ++i;
+    auto& ranges = records_.ranges;
+    size_t i = 0, j = 0, k = 0;
+    constexpr int64_t kDone = std::numeric_limits<int64_t>::max();
+    for (;;) {
+      int64_t op = i < ops.size() ? ops[i].line : kDone;
+      int64_t call = j < calls.size() ? calls[j].line : kDone;
+      int64_t range = k < ranges.size() ? ranges[k].line : kDone;
+      if (op == kDone && call == kDone && range == kDone) break;
+      if (op <= call && op <= range) {
+        ops[i++].line = line_of(op);
+      } else if (call <= range) {
+        calls[j++].line = line_of(call);
       } else {
-        calls[j].line = line_of(calls[j].line);
-        ++j;
+        ranges[k++].line = line_of(range);
       }
     }
   }
@@ -218,6 +236,7 @@ class Finisher {
   Records& records_;
   std::vector<uint32_t> op_order_;
   std::vector<uint32_t> call_order_;
+  std::vector<uint32_t> range_order_;
 };
 
 // Batches of `items` in `order` (or as they are when `order` is empty).
@@ -305,6 +324,9 @@ Result<ReadReport> ParseKinetoJson(std::string& json, std::string_view display_n
   RETURN_IF_ERROR(kineto::EmitInBatches(
       records.calls, finisher.call_order(),
       [&](std::span<const LaunchCall> batch) { return sink.OnLaunchCalls(batch, pool); }));
+  RETURN_IF_ERROR(kineto::EmitInBatches(
+      records.ranges, finisher.range_order(),
+      [&](std::span<const CpuRange> batch) { return sink.OnRanges(batch, pool); }));
 
   ReadReport report;
   report.kind = InputKind::kKinetoJson;

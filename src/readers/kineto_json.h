@@ -1,6 +1,7 @@
 // Reader for PyTorch profiler (Kineto) JSON traces: complete ("ph": "X") events of the GPU
 // categories become GpuOps; CUDA runtime/driver launch calls become LaunchCalls, joined to
-// their kernels by correlation id. Times are exact: "ts"/"dur" are decimal microseconds
+// their kernels by correlation id; user annotations (ProfilerStep#N, record_function ranges)
+// become CpuRanges. Times are exact: "ts"/"dur" are decimal microseconds
 // converted from their JSON text, never through a double.
 //
 // Memory: the whole JSON document is held in memory (simdjson parses one padded buffer), plus
@@ -21,9 +22,10 @@ namespace stepstat {
 Result<ReadReport> ReadKinetoJson(const std::filesystem::path& path, std::string_view display_name,
                                   TraceSink& sink);
 
-/// Parses a whole Kineto JSON document. GPU ops reach `sink` sorted by start, launch calls
-/// sorted by API start, in batches. May grow `json`'s capacity for simdjson's padding; its
-/// contents stay as they are. GpuOp::line and LaunchCall::line are the event's line.
+/// Parses a whole Kineto JSON document. GPU ops reach `sink` sorted by start, then launch
+/// calls sorted by API start, then CPU ranges sorted by start, in batches. May grow `json`'s
+/// capacity for simdjson's padding; its contents stay as they are. GpuOp::line and LaunchCall::line
+/// are the event's line.
 Result<ReadReport> ParseKinetoJson(std::string& json, std::string_view display_name,
                                    TraceSink& sink);
 

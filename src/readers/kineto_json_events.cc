@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <utility>
 
 #include "core/decimal.h"
@@ -16,7 +17,7 @@ namespace {
 
 namespace ondemand = simdjson::ondemand;
 
-enum class Category { kOther, kKernel, kMemcpy, kMemset, kLaunchApi };
+enum class Category { kOther, kKernel, kMemcpy, kMemset, kLaunchApi, kAnnotation };
 
 // A raw token without the whitespace simdjson leaves after it.
 std::string_view Trim(std::string_view token) {
@@ -36,7 +37,12 @@ Category Classify(std::string_view cat) {
       cat == "\"Driver\"") {
     return Category::kLaunchApi;  // only when the name is a launch API, checked later
   }
+  if (cat == "\"user_annotation\"") return Category::kAnnotation;
   return Category::kOther;
+}
+
+bool NeedsArgs(Category category) {
+  return category != Category::kOther && category != Category::kAnnotation;
 }
 
 // An integer from a number token, or from a string token's last word ("stream 7" → 7).
@@ -130,9 +136,17 @@ class EventParser {
       ++records_.events;
       if (event.ph != "\"X\"") continue;
       Category category = Classify(event.cat);
+      // PyTorch 1.x wrote ProfilerStep#N as a CPU op rather than a user annotation.
+      if (category == Category::kOther &&
+          (event.cat == "\"cpu_op\"" || event.cat == "\"Operator\"") &&
+          event.name.starts_with("\"ProfilerStep#")) {
+        category = Category::kAnnotation;
+      }
       if (category == Category::kOther) continue;
       size_t offset = where != nullptr ? static_cast<size_t>(where - data_) : 0;
-      if (category == Category::kLaunchApi) {
+      if (category == Category::kAnnotation) {
+        RETURN_IF_ERROR(AddRange(event, offset));
+      } else if (category == Category::kLaunchApi) {
         RETURN_IF_ERROR(AddLaunchCall(event, offset));
       } else {
         RETURN_IF_ERROR(AddGpuOp(event, category, offset));
@@ -166,8 +180,7 @@ class EventParser {
       case 'a':
         // Args of CPU ops are large: only open them for categories that need them (or when
         // "cat" has not been seen yet).
-        if (key.unsafe_is_equal("args") &&
-            (event.cat.empty() || Classify(event.cat) != Category::kOther)) {
+        if (key.unsafe_is_equal("args") && (event.cat.empty() || NeedsArgs(Classify(event.cat)))) {
           return ReadArgs(doc, field.value(), event);
         }
         break;
@@ -276,6 +289,23 @@ class EventParser {
     call.line = static_cast<int64_t>(offset);
     GrowFor(records_.calls, offset);
     records_.calls.push_back(call);
+    return Status::Ok();
+  }
+
+  Status AddRange(const Event& event, size_t offset) {
+    CpuRange range;
+    ASSIGN_OR_RETURN(range.start_ns, Time(event.ts, "ts", offset));
+    ASSIGN_OR_RETURN(int64_t duration, Time(event.dur, "dur", offset));
+    if (duration > std::numeric_limits<int64_t>::max() - range.start_ns) {
+      return Error(data_ + offset, "ts + dur overflows 64-bit nanoseconds");
+    }
+    range.end_ns = range.start_ns + duration;
+    ASSIGN_OR_RETURN(range.name, Name(event.name, offset));
+    range.pid = ParseIntToken(event.pid).value_or(-1);
+    range.tid = ParseIntToken(event.tid).value_or(-1);
+    range.line = static_cast<int64_t>(offset);
+    GrowFor(records_.ranges, offset);
+    records_.ranges.push_back(range);
     return Status::Ok();
   }
 

@@ -14,11 +14,12 @@
 
 namespace stepstat::kineto {
 
-/// What the event pass found. Until FinishRecords(): GpuOp::device is an index into
+/// What the event pass found. Until Finisher::Run(): GpuOp::device is an index into
 /// `device_keys`, `line` is the event's byte offset, and times exclude baseTimeNanoseconds.
 struct Records {
   std::vector<GpuOp> ops;
   std::vector<LaunchCall> calls;
+  std::vector<CpuRange> ranges;  ///< user annotations (ProfilerStep#N, record_function)
   /// The raw JSON text of each distinct GPU "pid" (a number or a quoted string); views point
   /// into the document buffer and live as long as it.
   std::vector<std::string_view> device_keys;

@@ -194,6 +194,9 @@ TEST(KinetoFiles, GzipFileReadsLikeItsContent) {
   Result<ReadReport> b = Parse(Gunzip(path), from_memory);
   ASSERT_TRUE(b.ok()) << b.status().message();
   EXPECT_GT(from_file.ops().size(), 6000u);
+  int steps = 0;
+  for (const auto& r : from_file.ranges()) steps += r.name.starts_with("ProfilerStep#");
+  EXPECT_EQ(steps, 5);  // ProfilerStep#550..554
   EXPECT_EQ(Summary(from_file), Summary(from_memory));
   EXPECT_EQ(a->rows, b->rows);
 }
@@ -355,6 +358,28 @@ TEST(KinetoLines, CountsNewlinesExactlyAcrossWordsAndRounds) {
   EXPECT_EQ(kineto::CountNewlines(std::string_view(text).substr(3, 9)), 9);
   EXPECT_EQ(kineto::LineAt("a\nb\nc", 4), 3);
   EXPECT_EQ(kineto::LineAt("a\nb", 99), 2);
+}
+
+TEST(KinetoFixture, UserAnnotationsAndOldProfilerStepsAreCpuRanges) {
+  CollectingSink sink;
+  Result<ReadReport> report = Parse(R"json({"traceEvents": [
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#7", "pid": 10, "tid": 11, "ts": 100, "dur": 50.5},
+  {"ph": "X", "cat": "cpu_op", "name": "ProfilerStep#6", "pid": 10, "tid": 11, "ts": 40, "dur": 60, "args": {"x": 1}},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 10, "tid": 11, "ts": 41, "dur": 6},
+  {"ph": "X", "cat": "gpu_user_annotation", "name": "ProfilerStep#7", "pid": 0, "tid": 7, "ts": 101, "dur": 40}
+], "baseTimeNanoseconds": 1000000})json",
+                                    sink);
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  ASSERT_EQ(sink.ranges().size(), 2u);
+  EXPECT_EQ(sink.ranges()[0].name, "ProfilerStep#6");
+  EXPECT_EQ(sink.ranges()[0].range.start_ns, 1040000);
+  EXPECT_EQ(sink.ranges()[0].range.end_ns, 1100000);
+  EXPECT_EQ(sink.ranges()[0].range.line, 3);
+  EXPECT_EQ(sink.ranges()[1].name, "ProfilerStep#7");
+  EXPECT_EQ(sink.ranges()[1].range.end_ns, 1150500);
+  EXPECT_EQ(sink.ranges()[1].range.pid, 10);
+  EXPECT_EQ(sink.ranges()[1].range.tid, 11);
+  EXPECT_EQ(sink.ranges()[1].range.depth, -1);
 }
 
 // ---- errors ----
