@@ -154,14 +154,18 @@ function classificationCase(components, caseSensitive) {
   return `CASE ${arms.join(' ')} ELSE ${components.length} END`;
 }
 
-// Disjoint components of the union of the intervals in `table` (columns s, e): a new
-// component starts where s passes the running max of the ends before it.
+// Adds `prev_end` (the latest end among the rows sorted before, by (s, e)) to `table`: the
+// frontier of the gap walk, and where a new union component starts (s > prev_end).
+const withFrontierSql = (table) => `
+  SELECT s, e, max(e) OVER (ORDER BY s, e ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_end
+  FROM ${table}`;
+
+// Disjoint components of the union of the intervals in `table` (columns s, e, prev_end).
 const unionSql = (table) => `
   SELECT min(s) AS s, max(e) AS e FROM (
     SELECT s, e, sum(CASE WHEN prev_end IS NULL OR s > prev_end THEN 1 ELSE 0 END)
                  OVER (ORDER BY s, e ROWS UNBOUNDED PRECEDING) AS component
-    FROM (SELECT s, e, max(e) OVER (ORDER BY s, e ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
-                       AS prev_end FROM ${table}))
+    FROM ${table})
   GROUP BY component`;
 
 async function one(connection, sql) {
@@ -174,17 +178,22 @@ async function summarize(gpuPath, execPath, policy) {
   const db = await instance.connect();
   const components = policy.component ?? [];
   const caseSensitive = policy.policy?.case_sensitive === true;
+  const gpuCsv = readCsvSql(gpuPath, GPU_COLUMNS);
 
+  // Names are classified once each, and never stored per row: materialising 2.8M long
+  // strings costs more than reading the file twice.
+  await db.run(`CREATE TEMP TABLE names AS
+    SELECT name, starts_with(name, '[CUDA mem') AS memory,
+           ${classificationCase(components, caseSensitive)} AS component
+    FROM (SELECT DISTINCT ${q('Name')} AS name FROM ${gpuCsv})`);
   await db.run(`CREATE TEMP TABLE ops AS
     SELECT ${q('Start (ns)')} AS s, ${q('Start (ns)')} + ${q('Duration (ns)')} AS e,
-           ${q('Duration (ns)')} AS d, ${q('Name')} AS name
-    FROM ${readCsvSql(gpuPath, GPU_COLUMNS)}`);
-  const nulls = await one(db, `SELECT count(*) FILTER (WHERE s IS NULL OR d IS NULL OR name IS NULL) AS n FROM ops`);
+           ${q('Duration (ns)')} AS d, n.memory, n.component
+    FROM ${gpuCsv} AS r LEFT JOIN names AS n ON r.${q('Name')} = n.name`);
+  const nulls = await one(db, `SELECT count(*) FILTER (WHERE s IS NULL OR d IS NULL OR memory IS NULL) AS n FROM ops`);
   if (nulls.n > 0n) fail(`${gpuPath}: ${nulls.n} rows with an empty Start, Duration or Name`);
-  await db.run(`CREATE TEMP TABLE kernels AS SELECT s, e, d, name FROM ops WHERE NOT starts_with(name, '[CUDA mem')`);
-  await db.run(`CREATE TEMP TABLE name_component AS
-    SELECT name, ${classificationCase(components, caseSensitive)} AS component
-    FROM (SELECT DISTINCT name FROM kernels)`);
+  await db.run(`CREATE TEMP TABLE kernels AS SELECT s, e, d, component FROM ops WHERE NOT memory`);
+  await db.run(`CREATE TEMP TABLE kernel_walk AS ${withFrontierSql('kernels')}`);
 
   const totals = await one(db, `SELECT
       coalesce(max(e) - min(s), 0) AS span_ns,
@@ -193,10 +202,8 @@ async function summarize(gpuPath, execPath, policy) {
       (SELECT coalesce(sum(d), 0)::BIGINT FROM kernels) AS kernel_time_ns
     FROM ops`);
   const gaps = await one(db, `SELECT count(*) AS gap_count,
-      coalesce(sum(gap), 0)::BIGINT AS gap_total_ns, coalesce(max(gap), 0) AS gap_max_ns
-    FROM (SELECT s - max(e) OVER (ORDER BY s, e ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS gap
-          FROM kernels)
-    WHERE gap > 0`);
+      coalesce(sum(s - prev_end), 0)::BIGINT AS gap_total_ns, coalesce(max(s - prev_end), 0) AS gap_max_ns
+    FROM kernel_walk WHERE s > prev_end`);
 
   let launch = { launch_union_ns: null, launch_overlap_ns: null };
   if (execPath !== undefined) {
@@ -205,17 +212,17 @@ async function summarize(gpuPath, execPath, policy) {
       FROM ${readCsvSql(execPath, API_COLUMNS)}`);
     const apiNulls = await one(db, `SELECT count(*) FILTER (WHERE s IS NULL OR e IS NULL) AS n FROM api`);
     if (apiNulls.n > 0n) fail(`${execPath}: ${apiNulls.n} rows with an empty API Start or API Dur`);
-    await db.run(`CREATE TEMP TABLE api_union AS ${unionSql('api')}`);
-    await db.run(`CREATE TEMP TABLE kernel_union AS ${unionSql('kernels')}`);
+    await db.run(`CREATE TEMP TABLE api_walk AS ${withFrontierSql('api')}`);
+    await db.run(`CREATE TEMP TABLE api_union AS ${unionSql('api_walk')}`);
+    await db.run(`CREATE TEMP TABLE kernel_union AS ${unionSql('kernel_walk')}`);
     launch = await one(db, `SELECT
         (SELECT coalesce(sum(e - s), 0)::BIGINT FROM api_union) AS launch_union_ns,
         (SELECT coalesce(sum(least(a.e, k.e) - greatest(a.s, k.s)), 0)::BIGINT
            FROM api_union a JOIN kernel_union k ON a.s < k.e AND k.s < a.e) AS launch_overlap_ns`);
   }
 
-  const reader = await db.runAndReadAll(`SELECT c.component, count(*) AS launches,
-      sum(k.d)::BIGINT AS time_ns
-    FROM kernels k JOIN name_component c USING (name) GROUP BY c.component`);
+  const reader = await db.runAndReadAll(`SELECT component, count(*) AS launches, sum(d)::BIGINT AS time_ns
+    FROM kernels GROUP BY component`);
   const byIndex = new Map(reader.getRowObjects().map((r) => [r.component, r]));
   const perComponent = {};
   [...components.map((c) => c.name), 'other'].forEach((name, index) => {
