@@ -5,7 +5,9 @@ built) on inputs whose answers are known, before anyone trusts them on 1 GB:
    at the frontier, a zero-length memset and launch call, a quoted name with a comma and
    `""`, and one component `exclude`; every answer is worked out in the comments below;
 2. the real 4-stream RTX 2080 Ti trace (GPU trace only), against a plain per-row loop;
-3. examples/gb10-dit-step/ against the spec's reference JSON, once that example exists.
+3. the researched kernel names (shared/data/kernel-names/labeled.tsv), one kernel each with
+   its own duration, against the component each name is labelled with;
+4. examples/gb10-dit-step/ against the spec's reference JSON, once that example exists.
 """
 import csv
 import json
@@ -69,6 +71,25 @@ def write_hand_pair(work):
                             for s, d in HAND_API]
     Path(f"{base}_cuda_kern_exec_trace.csv").write_text("\r\n".join(rows) + "\r\n")
     return base
+
+
+def write_labeled_names(work, labeled_path):
+    """A GPU trace with one back-to-back kernel per labelled name (duration i + 1), and the
+    per-component launches and time the labels call for."""
+    lines = Path(labeled_path).read_text().splitlines()[1:]
+    components = {}
+    rows, start = [GPU_HEADER], 1000
+    for i, line in enumerate(lines):
+        label, name = line.split("\t", 1)
+        quoted = '"' + name.replace('"', '""') + '"'
+        rows.append(f"{start},{i + 1},{i}{KERNEL}{quoted}")
+        start += i + 1
+        entry = components.setdefault(label, {"launches": 0, "time_ns": 0})
+        entry["launches"] += 1
+        entry["time_ns"] += i + 1
+    path = work / "labeled_cuda_gpu_trace.csv"
+    path.write_text("\n".join(rows) + "\n")
+    return path, components
 
 
 def naive_summary(gpu_path, policy_path):
@@ -166,6 +187,18 @@ def run(bench, root, stepstat):
                         naive_summary(four_stream, policy))
     else:
         print(f"skip  real 4-stream trace: {four_stream} absent")
+
+    labeled = root.parent / "shared/data/kernel-names/labeled.tsv"
+    if labeled.exists():
+        path, labels = write_labeled_names(bench / "work", labeled)
+        expected = naive_summary(path, policy)
+        for name, entry in expected["components"].items():
+            entry.update(labels.get(name, {"launches": 0, "time_ns": 0}))
+        base = Path(str(path).removesuffix("_cuda_gpu_trace.csv"))
+        failed |= check("labeled kernel names vs their labels",
+                        run_tools(bench, root, stepstat, base, [path], policy), expected)
+    else:
+        print(f"skip  labeled kernel names: {labeled} absent")
 
     example = root / "examples/gb10-dit-step"
     reference = root.parent / "shared/spec/gb10-post-fc2-warmed-step-stats.json"
