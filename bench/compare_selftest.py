@@ -4,7 +4,8 @@ built) on inputs whose answers are known, before anyone trusts them on 1 GB:
 1. a hand-made pair with concurrent kernels, a tie on start, a kernel that starts exactly
    at the frontier, a zero-length memset and launch call, a quoted name with a comma and
    `""`, and one component `exclude`; every answer is worked out in the comments below;
-2. the real 4-stream RTX 2080 Ti trace (GPU trace only), against a plain per-row loop;
+2. the real 4-stream RTX 2080 Ti trace (GPU trace only), and the real H100 launch trace
+   (kern-exec, with a GPU trace made of its own kernel columns), against plain per-row loops;
 3. the researched kernel names (shared/data/kernel-names/labeled.tsv), one kernel each with
    its own duration, against the component each name is labelled with;
 4. examples/gb10-dit-step/ against the spec's reference JSON, once that example exists.
@@ -92,8 +93,38 @@ def write_labeled_names(work, labeled_path):
     return path, components
 
 
-def naive_summary(gpu_path, policy_path):
-    """A per-row loop over the GPU trace: slow, obvious, independent of both references."""
+def merged(intervals):
+    """The union of [start, end) intervals as a sorted list of disjoint ones, by a loop."""
+    out = []
+    for start, end in sorted(intervals):
+        if out and start <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], end)
+        else:
+            out.append([start, end])
+    return out
+
+
+def naive_overlap(a, b):
+    """Length of the intersection of two sorted disjoint interval lists, pair by pair."""
+    return sum(max(0, min(ae, be) - max(as_, bs)) for as_, ae in a for bs, be in b)
+
+
+def write_pair_from_kern_exec(work, kern_exec_path):
+    """A GPU trace made of a kern-exec trace's own kernel columns, so its real launch calls
+    have real kernels to overlap."""
+    with open(kern_exec_path, newline="", encoding="utf-8-sig") as f:
+        rows = list(csv.DictReader(f))
+    lines = [GPU_HEADER] + [f"{r['Kernel Start (ns)']},{r['Kernel Dur (ns)']},{i}{KERNEL}"
+                            + '"' + r["Kernel Name"].replace('"', '""') + '"'
+                            for i, r in enumerate(rows)]
+    base = work / "kern_exec_pair"
+    Path(f"{base}_cuda_gpu_trace.csv").write_text("\n".join(lines) + "\n")
+    Path(f"{base}_cuda_kern_exec_trace.csv").write_bytes(Path(kern_exec_path).read_bytes())
+    return base
+
+
+def naive_summary(gpu_path, policy_path, kern_exec_path=None):
+    """A per-row loop over the traces: slow, obvious, independent of both references."""
     doc = tomllib.loads(Path(policy_path).read_text())
     flags = re.ASCII | (0 if doc.get("policy", {}).get("case_sensitive") else re.IGNORECASE)
     rules = [(c["name"], [re.compile(p, flags) for p in c.get("patterns", [])],
@@ -116,11 +147,18 @@ def naive_summary(gpu_path, policy_path):
         if frontier is not None and start > frontier:
             gaps.append(start - frontier)
         frontier = end if frontier is None else max(frontier, end)
-    return {"span_ns": max(s + d for s, d, _ in ops) - min(s for s, _, _ in ops) if ops else 0,
+    summary = {"span_ns": max(s + d for s, d, _ in ops) - min(s for s, _, _ in ops) if ops else 0,
             "gpu_operation_count": len(ops), "kernel_count": len(kernels),
             "kernel_time_ns": sum(e - s for s, e in kernels), "gap_count": len(gaps),
             "gap_total_ns": sum(gaps), "gap_max_ns": max(gaps, default=0),
             "launch_union_ns": None, "launch_overlap_ns": None, "components": components}
+    if kern_exec_path is not None:
+        with open(kern_exec_path, newline="", encoding="utf-8-sig") as f:
+            launches = merged((int(r["API Start (ns)"]), int(r["API Start (ns)"]) + int(r["API Dur (ns)"]))
+                              for r in csv.DictReader(f))
+        summary["launch_union_ns"] = sum(e - s for s, e in launches)
+        summary["launch_overlap_ns"] = naive_overlap(launches, merged(kernels))
+    return summary
 
 
 def run_tools(bench, root, stepstat, base, files, policy):
@@ -187,6 +225,16 @@ def run(bench, root, stepstat):
                         naive_summary(four_stream, policy))
     else:
         print(f"skip  real 4-stream trace: {four_stream} absent")
+
+    launch_trace = root.parent / "shared/data/real/hcc_h100nvl_cclaunch_foo_cuda_kern_exec_trace.csv"
+    if launch_trace.exists():
+        base = write_pair_from_kern_exec(bench / "work", launch_trace)
+        files = list(compare.trace_pair(base))
+        failed |= check("real H100 launch trace (kern-exec) vs a per-row loop",
+                        run_tools(bench, root, stepstat, base, files, policy),
+                        naive_summary(files[0], policy, files[1]))
+    else:
+        print(f"skip  real H100 launch trace: {launch_trace} absent")
 
     labeled = root.parent / "shared/data/kernel-names/labeled.tsv"
     if labeled.exists():

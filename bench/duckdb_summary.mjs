@@ -137,7 +137,7 @@ function readCsvSql(path, required) {
   const { skip, columns } = csvLayout(path, required);
   const struct = columns.map(([name, type]) => `${sqlString(name)}: ${sqlString(type)}`).join(', ');
   return `read_csv(${sqlString(path)}, header = true, skip = ${skip}, auto_detect = false,
-    delim = ',', quote = '"', escape = '"', strict_mode = false, columns = {${struct}})`;
+    delim = ',', quote = '"', escape = '"', columns = {${struct}})`;
 }
 
 // ---- the summary ----
