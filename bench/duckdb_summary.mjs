@@ -154,19 +154,24 @@ function classificationCase(components, caseSensitive) {
   return `CASE ${arms.join(' ')} ELSE ${components.length} END`;
 }
 
-// Adds `prev_end` (the latest end among the rows sorted before, by (s, e)) to `table`: the
-// frontier of the gap walk, and where a new union component starts (s > prev_end).
+// The rows of `table` with `prev_end`, the latest end among the rows sorted before by (s, e):
+// the frontier of the gap walk.
 const withFrontierSql = (table) => `
   SELECT s, e, max(e) OVER (ORDER BY s, e ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_end
   FROM ${table}`;
 
-// Disjoint components of the union of the intervals in `table` (columns s, e, prev_end).
-const unionSql = (table) => `
-  SELECT min(s) AS s, max(e) AS e FROM (
-    SELECT s, e, sum(CASE WHEN prev_end IS NULL OR s > prev_end THEN 1 ELSE 0 END)
-                 OVER (ORDER BY s, e ROWS UNBOUNDED PRECEDING) AS component
-    FROM ${table})
-  GROUP BY component`;
+// Lengths of (the union of api) and (that union intersected with the union of kernels), by
+// one sweep over every start (+1) and end (-1) in time order: a stretch up to the next event
+// counts where the running depths are positive. Within a run of equal times only the last
+// row, whose depths include every event at that time, reaches a later time.
+const launchOverlapSql = `
+  SELECT coalesce(sum(next_t - t) FILTER (WHERE api_depth > 0), 0)::BIGINT AS launch_union_ns,
+         coalesce(sum(next_t - t) FILTER (WHERE api_depth > 0 AND kernel_depth > 0), 0)::BIGINT
+           AS launch_overlap_ns
+  FROM (SELECT t, lead(t) OVER w AS next_t, sum(da) OVER w AS api_depth, sum(dk) OVER w AS kernel_depth
+        FROM (SELECT s AS t, 1 AS da, 0 AS dk FROM api UNION ALL SELECT e, -1, 0 FROM api
+              UNION ALL SELECT s, 0, 1 FROM kernels UNION ALL SELECT e, 0, -1 FROM kernels)
+        WINDOW w AS (ORDER BY t ROWS UNBOUNDED PRECEDING))`;
 
 async function one(connection, sql) {
   const reader = await connection.runAndReadAll(sql);
@@ -193,7 +198,6 @@ async function summarize(gpuPath, execPath, policy) {
   const nulls = await one(db, `SELECT count(*) FILTER (WHERE s IS NULL OR d IS NULL OR memory IS NULL) AS n FROM ops`);
   if (nulls.n > 0n) fail(`${gpuPath}: ${nulls.n} rows with an empty Start, Duration or Name`);
   await db.run(`CREATE TEMP TABLE kernels AS SELECT s, e, d, component FROM ops WHERE NOT memory`);
-  await db.run(`CREATE TEMP TABLE kernel_walk AS ${withFrontierSql('kernels')}`);
 
   const totals = await one(db, `SELECT
       coalesce(max(e) - min(s), 0) AS span_ns,
@@ -203,7 +207,7 @@ async function summarize(gpuPath, execPath, policy) {
     FROM ops`);
   const gaps = await one(db, `SELECT count(*) AS gap_count,
       coalesce(sum(s - prev_end), 0)::BIGINT AS gap_total_ns, coalesce(max(s - prev_end), 0) AS gap_max_ns
-    FROM kernel_walk WHERE s > prev_end`);
+    FROM (${withFrontierSql('kernels')}) WHERE s > prev_end`);
 
   let launch = { launch_union_ns: null, launch_overlap_ns: null };
   if (execPath !== undefined) {
@@ -212,13 +216,7 @@ async function summarize(gpuPath, execPath, policy) {
       FROM ${readCsvSql(execPath, API_COLUMNS)}`);
     const apiNulls = await one(db, `SELECT count(*) FILTER (WHERE s IS NULL OR e IS NULL) AS n FROM api`);
     if (apiNulls.n > 0n) fail(`${execPath}: ${apiNulls.n} rows with an empty API Start or API Dur`);
-    await db.run(`CREATE TEMP TABLE api_walk AS ${withFrontierSql('api')}`);
-    await db.run(`CREATE TEMP TABLE api_union AS ${unionSql('api_walk')}`);
-    await db.run(`CREATE TEMP TABLE kernel_union AS ${unionSql('kernel_walk')}`);
-    launch = await one(db, `SELECT
-        (SELECT coalesce(sum(e - s), 0)::BIGINT FROM api_union) AS launch_union_ns,
-        (SELECT coalesce(sum(least(a.e, k.e) - greatest(a.s, k.s)), 0)::BIGINT
-           FROM api_union a JOIN kernel_union k ON a.s < k.e AND k.s < a.e) AS launch_overlap_ns`);
+    launch = await one(db, launchOverlapSql);
   }
 
   const reader = await db.runAndReadAll(`SELECT component, count(*) AS launches, sum(d)::BIGINT AS time_ns
