@@ -36,7 +36,7 @@ inline Status ErrorAt(std::string_view file, long long line, std::string_view wh
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : value_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(T value) : value_(std::move(value)) {}        // NOLINT(google-explicit-constructor)
   Result(Status status) : value_(std::move(status)) {  // NOLINT(google-explicit-constructor)
     assert(!std::get<Status>(value_).ok());
   }
@@ -60,15 +60,15 @@ class [[nodiscard]] Result {
 #define STEPSTAT_CONCAT(a, b) STEPSTAT_CONCAT_INNER(a, b)
 
 /// Returns the Status from the enclosing function when `expr` is an error.
-#define RETURN_IF_ERROR(expr)                     \
-  do {                                            \
-    ::stepstat::Status status_macro_ = (expr);    \
+#define RETURN_IF_ERROR(expr)                      \
+  do {                                             \
+    ::stepstat::Status status_macro_ = (expr);     \
     if (!status_macro_.ok()) return status_macro_; \
   } while (0)
 
 /// `ASSIGN_OR_RETURN(auto x, MakeX());` declares x from a Result or returns its Status.
-#define ASSIGN_OR_RETURN(lhs, rexpr)                                              \
-  auto STEPSTAT_CONCAT(result_macro_, __LINE__) = (rexpr);                       \
-  if (!STEPSTAT_CONCAT(result_macro_, __LINE__).ok())                            \
-    return STEPSTAT_CONCAT(result_macro_, __LINE__).status();                    \
+#define ASSIGN_OR_RETURN(lhs, rexpr)                          \
+  auto STEPSTAT_CONCAT(result_macro_, __LINE__) = (rexpr);    \
+  if (!STEPSTAT_CONCAT(result_macro_, __LINE__).ok())         \
+    return STEPSTAT_CONCAT(result_macro_, __LINE__).status(); \
   lhs = std::move(STEPSTAT_CONCAT(result_macro_, __LINE__)).value()

@@ -48,3 +48,34 @@ struct StepStats {
 };
 
 }  // namespace stepstat
+
+#include <filesystem>
+
+#include "stepstat/policy.h"
+#include "stepstat/read.h"
+#include "stepstat/status.h"
+
+namespace stepstat {
+
+/// One input file: where it is, how messages and `source_*` fields name it, what it holds.
+struct TraceInput {
+  std::filesystem::path path;
+  std::string display_name;
+  InputKind kind = InputKind::kNsysGpuTraceCsv;
+};
+
+/// The files behind one summary: the GPU operations and, optionally, a separate launch
+/// source (kern-exec or api trace). SQLite and Kineto files hold both on their own.
+struct SummaryInputs {
+  TraceInput gpu;
+  std::optional<TraceInput> launches;
+};
+
+/// Resolves INPUT arguments: trace files (kind detected from content) or nsys output bases
+/// (`<base>` for `<base>_cuda_gpu_trace.csv` and, if present, `<base>_cuda_kern_exec_trace.csv`).
+Result<SummaryInputs> ResolveInputs(const std::vector<std::string>& args);
+
+/// Reads the inputs (two files on two threads) and computes the summary under `policy`.
+Result<StepStats> Summarize(const SummaryInputs& inputs, const Policy& policy);
+
+}  // namespace stepstat

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -67,8 +68,9 @@ struct GpuOp {
 struct LaunchCall {
   int64_t api_start_ns = 0;
   int64_t api_duration_ns = 0;
-  int64_t queue_duration_ns = -1;   ///< time from the API call's end to the kernel's start; -1 unknown
-  int64_t kernel_start_ns = -1;     ///< -1 when the source has no GPU side (cuda_api_trace)
+  int64_t queue_duration_ns =
+      -1;                        ///< time from the API call's end to the kernel's start; -1 unknown
+  int64_t kernel_start_ns = -1;  ///< -1 when the source has no GPU side (cuda_api_trace)
   int64_t kernel_duration_ns = -1;
   int64_t pid = -1;
   int64_t tid = -1;
@@ -80,6 +82,18 @@ struct LaunchCall {
   int64_t api_end_ns() const { return api_start_ns + api_duration_ns; }
 };
 
+/// A CPU-side time range: an NVTX push/pop or start/end range, or a PyTorch
+/// `ProfilerStep#N` annotation. Steps are cut from these.
+struct CpuRange {
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+  int64_t pid = -1;
+  int64_t tid = -1;
+  int64_t depth = -1;  ///< nesting level when the source says (0 = outermost); -1 unknown
+  int64_t line = 0;
+  NameId name = 0;  ///< range text, with the NVTX domain prefix as nsys prints it ("dom:text")
+};
+
 /// Receives a trace as batches. A reader calls the sink from one thread; the spans and the
 /// pool's views are valid during the call only (the pool's views live as long as the pool).
 class TraceSink {
@@ -87,6 +101,10 @@ class TraceSink {
   virtual ~TraceSink() = default;
   virtual Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) = 0;
   virtual Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) = 0;
+  /// CPU ranges (NVTX, ProfilerStep). Most analyses ignore them.
+  virtual Status OnRanges(std::span<const CpuRange> /*ranges*/, const StringPool& /*names*/) {
+    return Status::Ok();
+  }
 };
 
 }  // namespace stepstat

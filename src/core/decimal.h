@@ -10,10 +10,10 @@
 namespace stepstat {
 
 enum class DecimalError {
-  kEmpty,        ///< nothing but spaces
-  kNotANumber,   ///< anything but [+-]digits[.digits][e[+-]digits]
-  kNegative,     ///< a minus sign on a nonzero value
-  kOutOfRange,   ///< the value does not fit in int64 after scaling
+  kEmpty,       ///< nothing but spaces
+  kNotANumber,  ///< anything but [+-]digits[.digits][e[+-]digits]
+  kNegative,    ///< a minus sign on a nonzero value
+  kOutOfRange,  ///< the value does not fit in int64 after scaling
 };
 
 struct DecimalResult {

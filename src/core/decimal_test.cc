@@ -24,11 +24,11 @@ TEST(Decimal, IntegersInTheirOwnUnit) {
 }
 
 TEST(Decimal, ScalesUnitsExactly) {
-  EXPECT_EQ(Ok("1.5", 3), 1500);             // us → ns
-  EXPECT_EQ(Ok("0.123456789", 9), 123456789);  // s → ns, 2020-era Start(sec)
-  EXPECT_EQ(Ok("12", 6), 12000000);          // ms → ns
+  EXPECT_EQ(Ok("1.5", 3), 1500);                            // us → ns
+  EXPECT_EQ(Ok("0.123456789", 9), 123456789);               // s → ns, 2020-era Start(sec)
+  EXPECT_EQ(Ok("12", 6), 12000000);                         // ms → ns
   EXPECT_EQ(Ok("1718000000000.125", 3), 1718000000000125);  // beyond a double's 2^53
-  EXPECT_EQ(Ok("4.194", 6), 4194000);        // MB → bytes
+  EXPECT_EQ(Ok("4.194", 6), 4194000);                       // MB → bytes
   EXPECT_EQ(Ok(".5", 3), 500);
   EXPECT_EQ(Ok("5.", 3), 5000);
   EXPECT_EQ(Ok("1e3", 0), 1000);
@@ -38,12 +38,12 @@ TEST(Decimal, ScalesUnitsExactly) {
 TEST(Decimal, RoundsDigitsFinerThanTheUnitHalfToEven) {
   EXPECT_EQ(Ok("1.2344", 3), 1234);
   EXPECT_EQ(Ok("1.2346", 3), 1235);
-  EXPECT_EQ(Ok("1.2345", 3), 1234);   // tie → even
-  EXPECT_EQ(Ok("1.2355", 3), 1236);   // tie → even
+  EXPECT_EQ(Ok("1.2345", 3), 1234);  // tie → even
+  EXPECT_EQ(Ok("1.2355", 3), 1236);  // tie → even
   EXPECT_EQ(Ok("1.23450001", 3), 1235);
   EXPECT_EQ(Ok("0.0004", 3), 0);
   EXPECT_EQ(Ok("0.0006", 3), 1);
-  EXPECT_EQ(Ok("0.00006", 3), 0);     // all digits below the half
+  EXPECT_EQ(Ok("0.00006", 3), 0);  // all digits below the half
 }
 
 TEST(Decimal, RejectsWhatIsNotATime) {

@@ -1,0 +1,110 @@
+// INPUT arguments → the files of one summary. A file's kind comes from its content; a name
+// that is not a file is taken as an nsys output base, as `nsys stats --output <base>` writes.
+#include <filesystem>
+#include <system_error>
+
+#include "stepstat/step_stats.h"
+
+namespace stepstat {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool IsFile(const std::string& name) {
+  std::error_code ec;
+  return fs::is_regular_file(fs::path(name), ec);
+}
+
+// `nsys stats` names each report's file <base>_<report>.csv; before 2021.2 the GPU trace
+// report was called gputrace.
+std::optional<std::string> FirstExisting(const std::string& base,
+                                         std::initializer_list<const char*> suffixes) {
+  for (const char* suffix : suffixes) {
+    std::string name = base + suffix;
+    if (IsFile(name)) return name;
+  }
+  return std::nullopt;
+}
+
+Result<TraceInput> Detected(const std::string& name) {
+  ASSIGN_OR_RETURN(InputKind kind, DetectInputKind(fs::path(name), name));
+  return TraceInput{fs::path(name), name, kind};
+}
+
+}  // namespace
+
+Result<SummaryInputs> ResolveInputs(const std::vector<std::string>& args) {
+  std::vector<TraceInput> files;
+  for (const std::string& arg : args) {
+    if (IsFile(arg)) {
+      ASSIGN_OR_RETURN(TraceInput input, Detected(arg));
+      files.push_back(std::move(input));
+      continue;
+    }
+    std::optional<std::string> gpu = FirstExisting(arg, {"_cuda_gpu_trace.csv", "_gputrace.csv"});
+    if (!gpu) {
+      std::error_code ec;
+      if (fs::exists(fs::path(arg), ec)) return ErrorAt(arg, 0, "not a regular file");
+      // A name with an extension was meant as a file, not as an nsys output base.
+      if (fs::path(arg).has_extension()) return ErrorAt(arg, 0, "no such file");
+      return ErrorAt(arg, 0,
+                     "no such file, and no nsys output " + arg + "_cuda_gpu_trace.csv beside it");
+    }
+    ASSIGN_OR_RETURN(TraceInput gpu_input, Detected(*gpu));
+    files.push_back(std::move(gpu_input));
+    // The kernel-exec trace pairs each launch with its kernel; the api trace is the fallback.
+    if (auto launches = FirstExisting(arg, {"_cuda_kern_exec_trace.csv", "_cuda_api_trace.csv"})) {
+      ASSIGN_OR_RETURN(TraceInput launch_input, Detected(*launches));
+      files.push_back(std::move(launch_input));
+    }
+  }
+
+  SummaryInputs inputs;
+  std::optional<TraceInput> gpu;
+  for (TraceInput& file : files) {
+    switch (file.kind) {
+      case InputKind::kNsysSqlite:
+      case InputKind::kKinetoJson:
+        if (files.size() != 1) {
+          return ErrorAt(file.display_name, 0,
+                         "holds both GPU operations and launch calls; give it on its own");
+        }
+        [[fallthrough]];
+      case InputKind::kNsysGpuTraceCsv:
+        if (gpu) {
+          return ErrorAt(file.display_name, 0,
+                         "a second GPU trace (the first is " + gpu->display_name + ")");
+        }
+        gpu = std::move(file);
+        break;
+      case InputKind::kNsysKernExecTraceCsv:
+      case InputKind::kNsysApiTraceCsv:
+        if (inputs.launches) {
+          return ErrorAt(
+              file.display_name, 0,
+              "a second launch source (the first is " + inputs.launches->display_name + ")");
+        }
+        inputs.launches = std::move(file);
+        break;
+      case InputKind::kNsysNvtxTraceCsv:
+        return ErrorAt(
+            file.display_name, 0,
+            "an NVTX trace marks steps, it holds no GPU operations; use it with `stepstat steps`");
+    }
+  }
+  // A kern-exec trace alone carries each kernel's start and duration too.
+  if (!gpu && inputs.launches && inputs.launches->kind == InputKind::kNsysKernExecTraceCsv) {
+    gpu = std::move(inputs.launches);
+    inputs.launches.reset();
+  }
+  if (!gpu) {
+    return ErrorAt(args.empty() ? std::string("stepstat") : args.front(), 0,
+                   "no GPU trace among the inputs (need a cuda_gpu_trace CSV, an nsys SQLite "
+                   "export or a PyTorch profiler trace)");
+  }
+  inputs.gpu = std::move(*gpu);
+  return inputs;
+}
+
+}  // namespace stepstat

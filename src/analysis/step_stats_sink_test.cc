@@ -1,0 +1,155 @@
+#include "analysis/step_stats_sink.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "analysis/step_stats_values.h"
+
+namespace stepstat {
+namespace {
+
+Policy TwoComponentPolicy() {
+  Policy p;
+  p.name = "test";
+  p.components.push_back({"gemm", "matrix multiplies", {"gemm"}, {}});
+  p.components.push_back({"attn", "attention", {"attn"}, {}});
+  return p;
+}
+
+struct Harness {
+  Policy policy = TwoComponentPolicy();
+  Classifier classifier = std::move(Classifier::Create(policy).value());
+  StringPool names;
+  OverlapMeter meter;
+
+  GpuOp Kernel(int64_t start, int64_t duration, std::string_view name, int64_t stream = 7) {
+    GpuOp op;
+    op.start_ns = start;
+    op.duration_ns = duration;
+    op.name = names.Intern(name);
+    op.stream = stream;
+    return op;
+  }
+  GpuOp Memcpy(int64_t start, int64_t duration) {
+    GpuOp op = Kernel(start, duration, "[CUDA memcpy Host-to-Device]");
+    op.kind = OpKind::kMemcpy;
+    return op;
+  }
+};
+
+TEST(StepStatsSink, CountsSumsAndGapsOfConcurrentStreams) {
+  Harness h;
+  StepStatsSink sink("t.csv", h.classifier, h.meter, /*assume_sorted=*/true);
+  std::vector<GpuOp> ops = {
+      h.Memcpy(0, 50),                      // before the first kernel: widens the span only
+      h.Kernel(100, 100, "sgemm_128"),      // stream 7: [100,200)
+      h.Kernel(150, 100, "flash_attn", 8),  // stream 8 overlaps: [150,250)
+      h.Kernel(260, 10, "elementwise"),     // gap of 10 after the frontier 250
+      h.Kernel(300, 0, "elementwise"),      // zero-duration: ends a gap of 30 on its own
+      h.Kernel(310, 5, "gemm_small"),       // gap of 10
+  };
+  ASSERT_TRUE(sink.OnGpuOps(ops, h.names).ok());
+  sink.Finish();
+  h.meter.Close(OverlapMeter::kA);
+  h.meter.Close(OverlapMeter::kB);
+
+  const GpuTotals& g = sink.gpu();
+  EXPECT_EQ(g.operation_count, 6);
+  EXPECT_EQ(g.kernel_count, 5);
+  EXPECT_EQ(g.kernel_time_ns, 215);
+  EXPECT_EQ(g.first_start_ns, 0);
+  EXPECT_EQ(g.last_end_ns, 315);
+  EXPECT_EQ(g.gap_count, 3);
+  EXPECT_EQ(g.gap_total_ns, 10 + 30 + 10);
+  EXPECT_EQ(g.gap_max_ns, 30);
+  EXPECT_EQ(g.component_time_ns, (std::vector<int64_t>{105, 100, 10}));
+  EXPECT_EQ(g.component_launches, (std::vector<int64_t>{2, 1, 2}));
+
+  StepStats s = MakeStepStats(h.policy, g, std::nullopt, {"t.csv", std::nullopt});
+  EXPECT_EQ(s.gpu_span_ns, 315);
+  EXPECT_EQ(s.kernel_busy_percent_of_span, 215.0 / 315.0 * 100.0);
+  EXPECT_EQ(s.launch_gaps.average_ns, 50.0 / 3.0);
+  ASSERT_EQ(s.components.size(), 3u);
+  EXPECT_EQ(s.components[2].name, "other");
+  EXPECT_EQ(s.components[2].description, "all unmatched kernels");
+  EXPECT_EQ(s.components[0].milliseconds, 105 / 1e6);
+  EXPECT_FALSE(s.cpu_gpu_overlap.has_value());
+}
+
+TEST(StepStatsSink, LaunchUnionAndOverlapWithKernels) {
+  Harness h;
+  StepStatsSink sink("t", h.classifier, h.meter, true);
+  std::vector<GpuOp> ops = {h.Kernel(100, 100, "k"), h.Kernel(300, 100, "k")};
+  std::vector<LaunchCall> calls(3);
+  calls[0].api_start_ns = 50, calls[0].api_duration_ns = 100;   // [50,150): 50 overlap
+  calls[1].api_start_ns = 140, calls[1].api_duration_ns = 20;   // joins: [50,160)
+  calls[2].api_start_ns = 250, calls[2].api_duration_ns = 100;  // [250,350): 50 overlap
+  ASSERT_TRUE(sink.OnGpuOps(ops, h.names).ok());
+  ASSERT_TRUE(sink.OnLaunchCalls(calls, h.names).ok());
+  sink.Finish();
+  h.meter.Close(OverlapMeter::kA);
+  h.meter.Close(OverlapMeter::kB);
+  EXPECT_EQ(sink.launch().call_count, 3);
+  EXPECT_EQ(sink.launch().union_ns, 110 + 100);
+  EXPECT_EQ(h.meter.overlap(), 60 + 50);
+}
+
+TEST(StepStatsSink, OutOfOrderStopsASortedPassAndBufferedPassAgrees) {
+  Harness h;
+  std::vector<GpuOp> ops;
+  std::mt19937_64 random(7);
+  for (int i = 0; i < 2000; ++i) {
+    ops.push_back(h.Kernel(static_cast<int64_t>(random() % 100000),
+                           static_cast<int64_t>(random() % 300), i % 3 ? "gemm" : "attn", i % 4));
+  }
+  std::vector<GpuOp> sorted = ops;
+  std::sort(sorted.begin(), sorted.end(), [](auto& a, auto& b) { return a.start_ns < b.start_ns; });
+
+  StepStatsSink streaming("t", h.classifier, h.meter, true);
+  EXPECT_FALSE(streaming.OnGpuOps(ops, h.names).ok());
+  EXPECT_TRUE(streaming.unsorted());
+
+  OverlapMeter m1, m2;
+  StepStatsSink reference("t", h.classifier, m1, true);
+  ASSERT_TRUE(reference.OnGpuOps(sorted, h.names).ok());
+  reference.Finish();
+  StepStatsSink buffered("t", h.classifier, m2, false);
+  ASSERT_TRUE(buffered.OnGpuOps(ops, h.names).ok());
+  buffered.Finish();
+  EXPECT_FALSE(buffered.unsorted());
+  EXPECT_EQ(buffered.gpu().gap_count, reference.gpu().gap_count);
+  EXPECT_EQ(buffered.gpu().gap_total_ns, reference.gpu().gap_total_ns);
+  EXPECT_EQ(buffered.gpu().gap_max_ns, reference.gpu().gap_max_ns);
+  EXPECT_EQ(buffered.gpu().kernel_time_ns, reference.gpu().kernel_time_ns);
+  EXPECT_GT(reference.gpu().gap_count, 0);
+}
+
+TEST(StepStatsSink, SummedKernelTimeOverflowIsAnError) {
+  Harness h;
+  StepStatsSink sink("big.csv", h.classifier, h.meter, true);
+  std::vector<GpuOp> ops = {h.Kernel(0, INT64_MAX - 10, "a", 1),
+                            h.Kernel(0, INT64_MAX - 10, "b", 2)};
+  ops[1].line = 3;
+  Status s = sink.OnGpuOps(ops, h.names);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.message(), "big.csv:3: summed kernel time overflows 64-bit nanoseconds");
+}
+
+TEST(MakeStepStats, EmptyDenominatorsGiveZero) {
+  Policy p = TwoComponentPolicy();
+  GpuTotals g;
+  g.operation_count = 1;
+  g.component_time_ns = {0, 0, 0};
+  g.component_launches = {0, 0, 0};
+  StepStats s = MakeStepStats(p, g, LaunchOverlapTotals{0, 0}, {"x", "y"});
+  EXPECT_EQ(s.kernel_busy_percent_of_span, 0.0);
+  EXPECT_EQ(s.launch_gaps.average_ns, 0.0);
+  ASSERT_TRUE(s.cpu_gpu_overlap.has_value());
+  EXPECT_EQ(s.cpu_gpu_overlap->launch_api_overlap_percent, 0.0);
+  EXPECT_EQ(s.components[0].percent_of_kernel_time, 0.0);
+}
+
+}  // namespace
+}  // namespace stepstat

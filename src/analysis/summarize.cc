@@ -1,0 +1,135 @@
+// The pipeline: readers → StepStatsSink(s) → StepStats. A separate launch file is read on a
+// second thread; both feed one OverlapMeter, which measures the launch/kernel overlap while
+// holding only what one side is ahead of the other.
+#include <optional>
+#include <thread>
+
+#include "analysis/step_stats_sink.h"
+#include "analysis/step_stats_values.h"
+#include "stepstat/step_stats.h"
+
+namespace stepstat {
+
+namespace {
+
+// How far one reader may run ahead of the other, in union components (16 bytes each).
+constexpr size_t kMaxPendingComponents = 1 << 16;
+
+// A kern-exec trace read on its own: its Kernel Start/Dur/Name columns stand in for the GPU
+// trace (kernels only: that report has no memory operations).
+class LaunchedKernelsSink : public TraceSink {
+ public:
+  explicit LaunchedKernelsSink(TraceSink& inner) : inner_(inner) {}
+  Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override {
+    return inner_.OnGpuOps(ops, names);
+  }
+  Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override {
+    kernels_.clear();
+    for (const LaunchCall& call : calls) {
+      if (call.kernel_start_ns < 0 || call.kernel_duration_ns < 0) continue;
+      GpuOp op;
+      op.start_ns = call.kernel_start_ns;
+      op.duration_ns = call.kernel_duration_ns;
+      op.name = call.kernel_name;
+      op.line = call.line;
+      kernels_.push_back(op);
+    }
+    RETURN_IF_ERROR(inner_.OnGpuOps(kernels_, names));
+    return inner_.OnLaunchCalls(calls, names);
+  }
+
+ private:
+  TraceSink& inner_;
+  std::vector<GpuOp> kernels_;
+};
+
+struct FileRun {
+  std::optional<StepStatsSink> sink;
+  Status status;
+  ReadReport report;
+};
+
+void ReadInto(const TraceInput& input, FileRun& run) {
+  LaunchedKernelsSink launched_kernels(*run.sink);
+  TraceSink& sink = input.kind == InputKind::kNsysKernExecTraceCsv
+                        ? static_cast<TraceSink&>(launched_kernels)
+                        : *run.sink;
+  Result<ReadReport> read = ReadInput(input.path, input.display_name, input.kind, sink);
+  if (!read.ok()) {
+    run.status = read.status();
+    return;
+  }
+  run.report = read.value();
+  run.sink->Finish();
+}
+
+struct Pass {
+  bool unsorted = false;
+  Result<StepStats> stats = Status::Error("not run");
+};
+
+Pass RunPass(const SummaryInputs& inputs, const Policy& policy, const Classifier& classifier,
+             bool assume_sorted) {
+  bool two_threads = inputs.launches.has_value();
+  OverlapMeter meter(two_threads ? kMaxPendingComponents : 0);
+  FileRun gpu_run;
+  FileRun launch_run;
+  gpu_run.sink.emplace(inputs.gpu.display_name, classifier, meter, assume_sorted);
+
+  std::thread launch_thread;
+  if (two_threads) {
+    launch_run.sink.emplace(inputs.launches->display_name, classifier, meter, assume_sorted);
+    launch_thread = std::thread([&] {
+      ReadInto(*inputs.launches, launch_run);
+      if (!launch_run.status.ok()) meter.Abort();
+      meter.Close(OverlapMeter::kB);
+    });
+  }
+  ReadInto(inputs.gpu, gpu_run);
+  if (!gpu_run.status.ok()) meter.Abort();
+  meter.Close(OverlapMeter::kA);
+  if (!two_threads) meter.Close(OverlapMeter::kB);
+  if (launch_thread.joinable()) launch_thread.join();
+
+  Pass pass;
+  pass.unsorted = gpu_run.sink->unsorted() || (two_threads && launch_run.sink->unsorted());
+  if (pass.unsorted) return pass;
+  // Report the failure that caused the other side's "cancelled", not the cancellation.
+  for (FileRun* run : {&gpu_run, &launch_run}) {
+    if (run->sink && !run->status.ok() && run->status.message() != "cancelled") {
+      pass.stats = run->status;
+      return pass;
+    }
+  }
+  if (gpu_run.sink->gpu().operation_count == 0) {
+    pass.stats = ErrorAt(inputs.gpu.display_name, 0, "no GPU operations in the trace");
+    return pass;
+  }
+
+  StepStatsSources sources;
+  sources.gpu_trace = inputs.gpu.display_name;
+  LaunchTotals launches = gpu_run.sink->launch();
+  if (two_threads) {
+    sources.kernel_exec_trace = inputs.launches->display_name;
+    launches = launch_run.sink->launch();
+  } else if (launches.call_count > 0) {
+    sources.kernel_exec_trace = inputs.gpu.display_name;  // one file holds both sides
+  }
+  std::optional<LaunchOverlapTotals> overlap;
+  if (sources.kernel_exec_trace) overlap = LaunchOverlapTotals{launches.union_ns, meter.overlap()};
+  pass.stats = MakeStepStats(policy, gpu_run.sink->gpu(), overlap, sources);
+  return pass;
+}
+
+}  // namespace
+
+Result<StepStats> Summarize(const SummaryInputs& inputs, const Policy& policy) {
+  ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
+  // nsys writes rows sorted by start, so the first pass streams in bounded memory; only
+  // input that turns out unsorted pays for a second pass that buffers and sorts.
+  Pass pass = RunPass(inputs, policy, classifier, /*assume_sorted=*/true);
+  if (pass.unsorted) pass = RunPass(inputs, policy, classifier, /*assume_sorted=*/false);
+  return std::move(pass.stats);
+}
+
+}  // namespace stepstat

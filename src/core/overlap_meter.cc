@@ -1,0 +1,61 @@
+#include "core/overlap_meter.h"
+
+#include <algorithm>
+
+namespace stepstat {
+
+void OverlapMeter::Add(Side side, const Interval& component) {
+  std::unique_lock lock(mutex_);
+  if (max_pending_ != 0) {
+    progressed_.wait(lock, [&] { return aborted_ || pending_[side].size() < max_pending_; });
+  }
+  if (aborted_) return;
+  pending_[side].push_back(component);
+  ConsumeLocked();
+}
+
+void OverlapMeter::Close(Side side) {
+  std::lock_guard lock(mutex_);
+  closed_[side] = true;
+  ConsumeLocked();
+}
+
+void OverlapMeter::Abort() {
+  std::lock_guard lock(mutex_);
+  aborted_ = true;
+  progressed_.notify_all();
+}
+
+int64_t OverlapMeter::overlap() const {
+  std::lock_guard lock(mutex_);
+  return overlap_;
+}
+
+void OverlapMeter::ConsumeLocked() {
+  auto& a = pending_[kA];
+  auto& b = pending_[kB];
+  bool changed = false;
+  // The two-pointer walk of IntersectionLength, over whatever both sides have delivered.
+  while (!a.empty() && !b.empty()) {
+    int64_t lo = std::max(a.front().start, b.front().start);
+    int64_t hi = std::min(a.front().end, b.front().end);
+    if (hi > lo) overlap_ += hi - lo;
+    if (a.front().end < b.front().end) {
+      a.pop_front();
+    } else {
+      b.pop_front();
+    }
+    changed = true;
+  }
+  // Once a side is closed and drained, nothing on the other side can overlap any more.
+  for (int side : {kA, kB}) {
+    int other = 1 - side;
+    if (closed_[side] && pending_[side].empty() && !pending_[other].empty()) {
+      pending_[other].clear();
+      changed = true;
+    }
+  }
+  if (changed) progressed_.notify_all();
+}
+
+}  // namespace stepstat
