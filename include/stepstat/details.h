@@ -135,4 +135,8 @@ struct Details {
 Result<StepStats> SummarizeWithDetails(const SummaryInputs& inputs, const Policy& policy,
                                        Details& details);
 
+/// Every distinct kernel name of the GPU side of `inputs` with its component under
+/// `policy`, launches and times, by total time (most first). For writing policies.
+Result<std::vector<KernelDetails>> ListKernels(const SummaryInputs& inputs, const Policy& policy);
+
 }  // namespace stepstat

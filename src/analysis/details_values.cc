@@ -80,11 +80,11 @@ int64_t CountUnmatchedLaunches(std::vector<KernelKey> kernels, std::vector<Kerne
   return unmatched;
 }
 
-std::vector<KernelDetails> KernelsByTime(const DetailsTotals& totals, const Policy& policy,
-                                         const Classifier& classifier) {
+std::vector<KernelDetails> KernelsByTime(const std::vector<NameTotals>& names,
+                                         const Policy& policy, const Classifier& classifier) {
   std::vector<KernelDetails> kernels;
-  kernels.reserve(totals.names.size());
-  for (const NameTotals& n : totals.names) {
+  kernels.reserve(names.size());
+  for (const NameTotals& n : names) {
     KernelDetails k;
     k.name = n.name;
     auto component = static_cast<size_t>(classifier.Classify(n.name));
@@ -112,7 +112,7 @@ Details MakeDetails(const DetailsTotals& gpu, const DetailsTotals* launches, con
   d.devices = DevicesOf(gpu, d.span_ns);
   for (const auto& [kind, stats] : gpu.memory) d.memory_operations.push_back(stats);
 
-  std::vector<KernelDetails> kernels = KernelsByTime(gpu, policy, classifier);
+  std::vector<KernelDetails> kernels = KernelsByTime(gpu.names, policy, classifier);
   ClassificationCoverage& c = d.coverage;
   for (const KernelDetails& k : kernels) {
     if (k.component != "other") continue;
