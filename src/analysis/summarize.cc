@@ -19,6 +19,34 @@ namespace {
 // How far one reader may run ahead of the other, in union components (16 bytes each).
 constexpr size_t kMaxPendingComponents = 1 << 16;
 
+// A kern-exec trace read on its own: its Kernel Start/Dur/Name columns stand in for the GPU
+// trace (kernels only: that report has no memory operations).
+class LaunchedKernelsSink : public TraceSink {
+ public:
+  explicit LaunchedKernelsSink(TraceSink& inner) : inner_(inner) {}
+  Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override {
+    return inner_.OnGpuOps(ops, names);
+  }
+  Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override {
+    kernels_.clear();
+    for (const LaunchCall& call : calls) {
+      if (call.kernel_start_ns < 0 || call.kernel_duration_ns < 0) continue;
+      GpuOp op;
+      op.start_ns = call.kernel_start_ns;
+      op.duration_ns = call.kernel_duration_ns;
+      op.name = call.kernel_name;
+      op.line = call.line;
+      kernels_.push_back(op);
+    }
+    RETURN_IF_ERROR(inner_.OnGpuOps(kernels_, names));
+    return inner_.OnLaunchCalls(calls, names);
+  }
+
+ private:
+  TraceSink& inner_;
+  std::vector<GpuOp> kernels_;
+};
+
 struct FileRun {
   std::optional<StepStatsSink> sink;
   std::optional<DetailsSink> details;  ///< only under --details
@@ -28,7 +56,11 @@ struct FileRun {
 
 void ReadInto(const TraceInput& input, FileRun& run) {
   TeeSink tee{&*run.sink, run.details ? &*run.details : nullptr};
-  Result<ReadReport> read = ReadInput(input.path, input.display_name, input.kind, tee);
+  LaunchedKernelsSink launched_kernels(tee);
+  TraceSink& sink = input.kind == InputKind::kNsysKernExecTraceCsv
+                        ? static_cast<TraceSink&>(launched_kernels)
+                        : static_cast<TraceSink&>(tee);
+  Result<ReadReport> read = ReadInput(input.path, input.display_name, input.kind, sink);
   if (!read.ok()) {
     run.status = read.status();
     return;
