@@ -83,13 +83,13 @@ std::string PoliciesToTable(const std::vector<Policy>& policies, const TextStyle
     TextTable t;
     t.Column("component", TextTable::kLeft)
         .Column("patterns", TextTable::kRight)
+        .Column("excludes", TextTable::kRight)
         .Column("description", TextTable::kLeft);
     for (const ComponentRule& c : p.components) {
-      std::string patterns = std::to_string(c.patterns.size());
-      if (!c.exclude.empty()) patterns += " -" + std::to_string(c.exclude.size());
-      t.Row({DisplayName(c.name, 40, style), patterns, EscapeForTerminal(c.description)});
+      t.Row({DisplayName(c.name, 40, style), std::to_string(c.patterns.size()),
+             std::to_string(c.exclude.size()), EscapeForTerminal(c.description)});
     }
-    t.Row({"other", "", EscapeForTerminal(p.other_description)});
+    t.Row({"other", "", "", EscapeForTerminal(p.other_description)});
     out += t.Render();
   }
   return out;
