@@ -299,3 +299,32 @@ TEST(DetailsOnFixture, Pair2024ByHand) {
 
 }  // namespace
 }  // namespace stepstat
+
+namespace stepstat {
+namespace {
+
+// Regression: a kern-exec trace read beside a GPU trace also fed its kernels to the overlap
+// meter's kernel side, from the second thread, so launch_api_gpu_overlap_ns depended on
+// thread timing (610 or 710 on pair-2024). 610 by hand: launch union [1500,1900) [1950,2300)
+// [3400,3700) [3750,3760) [4000,4150) [4500,4700) against the kernel union gives
+// 300 + (100 + 100) + 10 + 0 + 100.
+TEST(SummarizeRegression, KernExecBesideGpuTraceDoesNotRaceTheOverlapMeter) {
+  fs::path dir = fs::path(STEPSTAT_SOURCE_DIR) / "tests" / "golden" / "pair-2024";
+  Result<SummaryInputs> inputs = ResolveInputs({(dir / "step").string()});
+  ASSERT_TRUE(inputs.ok()) << inputs.status().message();
+  Result<Policy> policy = BuiltinPolicy(kDefaultPolicyName);
+  ASSERT_TRUE(policy.ok());
+  for (int run = 0; run < 50; ++run) {
+    Details details;
+    Result<StepStats> stats = run % 2 == 0 ? Summarize(*inputs, *policy)
+                                           : SummarizeWithDetails(*inputs, *policy, details);
+    ASSERT_TRUE(stats.ok()) << stats.status().message();
+    ASSERT_TRUE(stats->cpu_gpu_overlap.has_value());
+    EXPECT_EQ(stats->cpu_gpu_overlap->launch_api_union_ns, 1410);
+    ASSERT_EQ(stats->cpu_gpu_overlap->launch_api_gpu_overlap_ns, 610) << "run " << run;
+    EXPECT_EQ(stats->kernel_count, 7);
+  }
+}
+
+}  // namespace
+}  // namespace stepstat
