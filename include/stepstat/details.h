@@ -49,7 +49,7 @@ struct MemoryOpDetails {
   std::string kind;
   int64_t count = 0;
   int64_t time_ns = 0;
-  int64_t bytes = 0;              ///< sum over the operations whose size is known
+  int64_t bytes = 0;               ///< sum over the operations whose size is known
   int64_t unknown_size_count = 0;  ///< operations without a size
 };
 
@@ -92,7 +92,7 @@ struct ClassificationCoverage {
   int64_t classified_time_ns = 0;  ///< kernel time outside `other`
   double classified_percent_of_kernel_time = 0.0;
   int64_t other_time_ns = 0;
-  int64_t other_names = 0;                 ///< distinct kernel names in `other`
+  int64_t other_names = 0;               ///< distinct kernel names in `other`
   std::vector<KernelDetails> top_other;  ///< by time, at most kTopOtherNames
 };
 
@@ -123,7 +123,7 @@ struct Details {
   int64_t kernel_time_ns = 0;   ///< sum, as kernel_time_ns in the summary
   int64_t kernel_union_ns = 0;  ///< whole trace, all devices and streams merged
   double kernel_union_percent_of_span = 0.0;
-  std::vector<DeviceDetails> devices;  ///< in order of first appearance
+  std::vector<DeviceDetails> devices;              ///< in order of first appearance
   std::vector<MemoryOpDetails> memory_operations;  ///< by kind name
   std::vector<KernelDetails> top_kernels;          ///< by total time, at most kTopKernels
   ClassificationCoverage coverage;

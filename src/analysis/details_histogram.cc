@@ -18,7 +18,7 @@ constexpr int kBuckets = static_cast<int>(kSub) * (1 + 63 - kSubBits);
 int DurationHistogram::BucketOf(int64_t value) {
   if (value < kSub) return static_cast<int>(value);
   int exponent = 63 - std::countl_zero(static_cast<uint64_t>(value));  // kSubBits..62
-  int64_t sub = (value >> (exponent - kSubBits)) - kSub;                // 0..255
+  int64_t sub = (value >> (exponent - kSubBits)) - kSub;               // 0..255
   return static_cast<int>(kSub * (exponent - kSubBits + 1) + sub);
 }
 

@@ -24,7 +24,8 @@ class KernelNameSink : public TraceSink {
       ++t.launches;
       // Durations are non-negative and each fits int64; a name's total saturates rather
       // than wraps (StepStatsSink reports the overflow of the grand total as an error).
-      t.total_ns = op.duration_ns > INT64_MAX - t.total_ns ? INT64_MAX : t.total_ns + op.duration_ns;
+      t.total_ns =
+          op.duration_ns > INT64_MAX - t.total_ns ? INT64_MAX : t.total_ns + op.duration_ns;
       t.max_ns = std::max(t.max_ns, op.duration_ns);
     }
     return Status::Ok();

@@ -70,10 +70,10 @@ TEST(DetailsOnRealTraces, FourStreamPipelineByHand) {
   struct Expected {
     int64_t stream, count, time, gap_count, gap_total, gap_max;
   };
-  for (const Expected& e : {Expected{13, 5, 68223, 4, 12266061, 3721971},
-                            Expected{14, 4, 70783, 3, 10431139, 3718707},
-                            Expected{15, 4, 71103, 3, 10431075, 3718644},
-                            Expected{16, 4, 70654, 3, 10431588, 3718772}}) {
+  for (const Expected& e :
+       {Expected{13, 5, 68223, 4, 12266061, 3721971}, Expected{14, 4, 70783, 3, 10431139, 3718707},
+        Expected{15, 4, 71103, 3, 10431075, 3718644},
+        Expected{16, 4, 70654, 3, 10431588, 3718772}}) {
     const StreamTotals* s = FindStream(t, e.stream);
     ASSERT_NE(s, nullptr) << e.stream;
     EXPECT_EQ(s->stats.kernel_count, e.count) << e.stream;

@@ -48,7 +48,9 @@ size_t DetailsSink::StreamOf(const GpuOp& op, const StringPool& names) {
   int32_t& device = Slot(device_by_name_, op.device, names.size(), int32_t{-1});
   if (device < 0) {
     device = static_cast<int32_t>(totals_.devices.size());
-    totals_.devices.emplace_back().name = std::string(names.Get(op.device));
+    std::string name(names.Get(op.device));
+    // A kern-exec trace read alone stands in for the GPU trace but names no device.
+    totals_.devices.emplace_back().name = name.empty() ? "(device not in trace)" : name;
   }
   StreamTotals& stream = totals_.streams.emplace_back();
   stream.device = static_cast<size_t>(device);
@@ -67,8 +69,8 @@ size_t DetailsSink::NameOf(NameId name, const StringPool& names) {
 
 void DetailsSink::AddMemoryOp(const GpuOp& op, const StringPool& names) {
   ++totals_.memory_operation_count;
-  MemoryOpDetails*& entry = Slot(memory_by_name_, op.name, names.size(),
-                                 static_cast<MemoryOpDetails*>(nullptr));
+  MemoryOpDetails*& entry =
+      Slot(memory_by_name_, op.name, names.size(), static_cast<MemoryOpDetails*>(nullptr));
   if (entry == nullptr) {
     std::string kind = MemoryKindOf(names.Get(op.name));
     entry = &totals_.memory[kind];  // map nodes are stable

@@ -124,7 +124,7 @@ class DetailsSink : public TraceSink {
   std::vector<int32_t> device_by_name_;  ///< -1: not seen
   std::vector<int32_t> name_index_;      ///< NameId → index in totals_.names, -1: not seen
   std::vector<MemoryOpDetails*> memory_by_name_;  ///< NameId → entry of totals_.memory
-  std::vector<int32_t> api_index_;       ///< api NameId → index in totals_.by_api
+  std::vector<int32_t> api_index_;                ///< api NameId → index in totals_.by_api
   bool graph_seen_ = false;
   int64_t last_graph_start_ = 0;
   int64_t last_graph_duration_ = 0;

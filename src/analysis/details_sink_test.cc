@@ -62,13 +62,13 @@ void ExpectInvariants(const DetailsTotals& t) {
 std::vector<GpuOp> MixedTrace(Builder& b) {
   return {
       b.Memory(0, 100, "[CUDA memcpy Host-to-Device]", 4096),
-      b.Kernel(100, 50, 7, "gemm"),         // s7 [100,150)
-      b.Kernel(120, 100, 8, "attn"),        // s8 [120,220)
-      b.Kernel(140, 20, 7, "gemm"),         // s7 overlaps its own stream: [140,160)
-      b.Kernel(200, 0, 7, "zero"),          // s7 zero duration at 200: a gap of 40 on s7
+      b.Kernel(100, 50, 7, "gemm"),   // s7 [100,150)
+      b.Kernel(120, 100, 8, "attn"),  // s8 [120,220)
+      b.Kernel(140, 20, 7, "gemm"),   // s7 overlaps its own stream: [140,160)
+      b.Kernel(200, 0, 7, "zero"),    // s7 zero duration at 200: a gap of 40 on s7
       b.Kernel(210, 30, 1, "gemm", "GPU (1)"),
       b.Memory(230, 20, "[CUDA memset]", -1),
-      b.Kernel(260, 40, 8, "attn"),         // s8 gap 40
+      b.Kernel(260, 40, 8, "attn"),  // s8 gap 40
       b.Memory(300, 100, "[CUDA memcpy DtoH]", 1000),
       b.Kernel(320, 10, 1, "gemm", "GPU (1)"),
   };
@@ -208,9 +208,9 @@ TEST(DetailsSink, LaunchPathCountsGraphCallsOncePerCall) {
     return c;
   };
   std::vector<LaunchCall> calls = {
-      call(0, 10, 5, "cudaLaunchKernel"),  call(20, 30, -1, "cudaGraphLaunch"),
-      call(20, 30, 7, "cudaGraphLaunch"),  call(20, 30, 9, "cudaGraphLaunch"),
-      call(100, 4, 2, "cudaGraphLaunch"),  call(200, 6, 1, "cuLaunchKernel"),
+      call(0, 10, 5, "cudaLaunchKernel"), call(20, 30, -1, "cudaGraphLaunch"),
+      call(20, 30, 7, "cudaGraphLaunch"), call(20, 30, 9, "cudaGraphLaunch"),
+      call(100, 4, 2, "cudaGraphLaunch"), call(200, 6, 1, "cuLaunchKernel"),
   };
   DetailsSink sink("k.csv", true, true);
   ASSERT_TRUE(sink.OnLaunchCalls(calls, names).ok());

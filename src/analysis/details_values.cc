@@ -80,8 +80,8 @@ int64_t CountUnmatchedLaunches(std::vector<KernelKey> kernels, std::vector<Kerne
   return unmatched;
 }
 
-std::vector<KernelDetails> KernelsByTime(const std::vector<NameTotals>& names,
-                                         const Policy& policy, const Classifier& classifier) {
+std::vector<KernelDetails> KernelsByTime(const std::vector<NameTotals>& names, const Policy& policy,
+                                         const Classifier& classifier) {
   std::vector<KernelDetails> kernels;
   kernels.reserve(names.size());
   for (const NameTotals& n : names) {
@@ -89,7 +89,7 @@ std::vector<KernelDetails> KernelsByTime(const std::vector<NameTotals>& names,
     k.name = n.name;
     auto component = static_cast<size_t>(classifier.Classify(n.name));
     k.component = component < policy.components.size() ? policy.components[component].name
-                                                        : std::string("other");
+                                                       : std::string("other");
     k.launches = n.launches;
     k.total_ns = n.total_ns;
     k.mean_ns = n.launches == 0 ? 0.0 : TrueDivide(n.total_ns, n.launches);
@@ -136,7 +136,8 @@ Details MakeDetails(const DetailsTotals& gpu, const DetailsTotals* launches, con
     q.kernels_overlapping_on_their_stream += s.stats.overlapping_kernels;
   }
   if (!launch_side.launch_keys.empty()) {
-    q.launches_without_gpu_kernel = CountUnmatchedLaunches(gpu.kernel_keys, launch_side.launch_keys);
+    q.launches_without_gpu_kernel =
+        CountUnmatchedLaunches(gpu.kernel_keys, launch_side.launch_keys);
   }
   return d;
 }

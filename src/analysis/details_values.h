@@ -16,8 +16,8 @@ Details MakeDetails(const DetailsTotals& gpu, const DetailsTotals* launches, con
                     const Classifier& classifier, std::vector<InputDetails> inputs);
 
 /// Every distinct kernel name with its component, by total time (most first, then by name).
-std::vector<KernelDetails> KernelsByTime(const std::vector<NameTotals>& names,
-                                         const Policy& policy, const Classifier& classifier);
+std::vector<KernelDetails> KernelsByTime(const std::vector<NameTotals>& names, const Policy& policy,
+                                         const Classifier& classifier);
 
 /// Launch keys that find no GPU kernel with the same (start, duration), each GPU kernel
 /// matching at most one launch row.

@@ -7,8 +7,8 @@
 #include "analysis/details_sink.h"
 #include "analysis/details_values.h"
 #include "analysis/step_stats_sink.h"
-#include "analysis/tee_sink.h"
 #include "analysis/step_stats_values.h"
+#include "analysis/tee_sink.h"
 #include "stepstat/details.h"
 #include "stepstat/step_stats.h"
 

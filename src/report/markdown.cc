@@ -1,5 +1,6 @@
 #include "report/markdown.h"
 
+#include <cmath>
 #include <vector>
 
 #include "report/table.h"
@@ -34,10 +35,11 @@ std::string Percentiles(const DurationPercentiles& p) {
 
 std::string KernelTable(const std::vector<KernelDetails>& kernels) {
   std::vector<Cells> rows;
+  rows.reserve(kernels.size());
   for (const KernelDetails& k : kernels) {
     rows.push_back({FormatMs(k.total_ns), FormatCount(k.launches),
-                    FormatMs(static_cast<int64_t>(k.mean_ns + 0.5)), FormatMs(k.max_ns),
-                    Code(k.component), Code(k.name)});
+                    FormatMs(std::llround(k.mean_ns)), FormatMs(k.max_ns), Code(k.component),
+                    Code(k.name)});
   }
   return Table({"ms", "launches", "mean ms", "max ms", "component", "name"}, "rrrrll", rows);
 }
@@ -64,9 +66,9 @@ std::string DetailsMarkdown(const Details& d) {
                       FormatCount(s.overlapping_kernels)});
     }
   }
-  out += Table({"device / stream", "kernels", "sum ms", "union ms", "gaps", "gap ms",
-                "overlapping kernels"},
-               "lrrrrrr", rows);
+  out += Table(
+      {"device / stream", "kernels", "sum ms", "union ms", "gaps", "gap ms", "overlapping kernels"},
+      "lrrrrrr", rows);
 
   if (!d.memory_operations.empty()) {
     out += "\n### Memory operations\n\n";
@@ -88,12 +90,13 @@ std::string DetailsMarkdown(const Details& d) {
   if (d.launch_path) {
     const LaunchPathDetails& l = *d.launch_path;
     out += "\n### Launch path\n\n";
-    out += Table({"", "count", "p50 / p90 / p99 / max ms"}, "lrl",
-                 {{"API call duration", FormatCount(l.api_duration.count), Percentiles(l.api_duration)},
-                  {"queue time", FormatCount(l.queue_time.count), Percentiles(l.queue_time)}});
-    out += "\nPercentiles: " + l.percentile_precision + ". CUDA-graph launches: " +
-           FormatCount(l.graph_launch_calls) + " calls, " + FormatCount(l.graph_launched_kernels) +
-           " kernels.\n\n";
+    out += Table(
+        {"", "count", "p50 / p90 / p99 / max ms"}, "lrl",
+        {{"API call duration", FormatCount(l.api_duration.count), Percentiles(l.api_duration)},
+         {"queue time", FormatCount(l.queue_time.count), Percentiles(l.queue_time)}});
+    out += "\nPercentiles: " + l.percentile_precision +
+           ". CUDA-graph launches: " + FormatCount(l.graph_launch_calls) + " calls, " +
+           FormatCount(l.graph_launched_kernels) + " kernels.\n\n";
     rows.clear();
     for (const ApiCount& a : l.by_api) rows.push_back({Code(a.api), FormatCount(a.count)});
     out += Table({"launch API", "rows"}, "lr", rows);
@@ -103,7 +106,8 @@ std::string DetailsMarkdown(const Details& d) {
   out += "\n### Data quality\n\n";
   rows.clear();
   for (const InputDetails& i : q.inputs) {
-    rows.push_back({Code(i.file), Code(i.kind), Code(i.layout), Code(i.time_unit), FormatCount(i.rows)});
+    rows.push_back(
+        {Code(i.file), Code(i.kind), Code(i.layout), Code(i.time_unit), FormatCount(i.rows)});
   }
   out += Table({"input", "kind", "layout", "time unit", "rows"}, "llllr", rows);
   out += "\n" + Table({"check", "count"}, "lr",
@@ -127,12 +131,13 @@ std::string StepStatsToMarkdown(const StepStats& s, const Details* details) {
       {"kernels", FormatCount(s.kernel_count)},
       {"kernel time (sum)", FormatMs(s.kernel_time_ns) + " ms"},
       {"kernel time (sum), % of span", FormatPercent(s.kernel_busy_percent_of_span)},
-      {"idle gaps between kernels",
-       FormatCount(s.launch_gaps.positive_gap_count) + " gaps, " + FormatMs(s.launch_gaps.total_ns) +
-           " ms, longest " + FormatMs(s.launch_gaps.maximum_ns) + " ms"},
+      {"idle gaps between kernels", FormatCount(s.launch_gaps.positive_gap_count) + " gaps, " +
+                                        FormatMs(s.launch_gaps.total_ns) + " ms, longest " +
+                                        FormatMs(s.launch_gaps.maximum_ns) + " ms"},
   };
   if (s.cpu_gpu_overlap) {
-    rows.push_back({"launch API time (union)", FormatMs(s.cpu_gpu_overlap->launch_api_union_ns) + " ms"});
+    rows.push_back(
+        {"launch API time (union)", FormatMs(s.cpu_gpu_overlap->launch_api_union_ns) + " ms"});
     rows.push_back({"launch API time during GPU kernels, % of launch API time",
                     FormatPercent(s.cpu_gpu_overlap->launch_api_overlap_percent)});
   }

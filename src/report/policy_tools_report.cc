@@ -11,8 +11,8 @@ namespace {
 double Percent(int64_t a, int64_t b) { return b == 0 ? 0.0 : TrueDivide(a, b) * 100.0; }
 
 std::string Scope(const KernelListing& l) {
-  std::string scope = std::to_string(l.kernels.size()) + " of " +
-                      std::to_string(l.distinct_names) + " distinct kernel names";
+  std::string scope = std::to_string(l.kernels.size()) + " of " + std::to_string(l.distinct_names) +
+                      " distinct kernel names";
   if (l.unmatched_only) scope += " (only those in `other`)";
   return scope;
 }
@@ -20,8 +20,9 @@ std::string Scope(const KernelListing& l) {
 }  // namespace
 
 std::string KernelListingToTable(const KernelListing& l, const TextStyle& style) {
-  std::string out = "GPU trace: " + EscapeForTerminal(l.source) + "\npolicy:    " +
-                    EscapeForTerminal(l.policy) + "\n" + Scope(l) + ", by time\n\n";
+  std::string out = "GPU trace: " + EscapeForTerminal(l.source) +
+                    "\npolicy:    " + EscapeForTerminal(l.policy) + "\n" + Scope(l) +
+                    ", by time\n\n";
   TextTable t;
   t.Column("component", TextTable::kLeft)
       .Column("launches", TextTable::kRight)

@@ -33,7 +33,8 @@ TextTable& TextTable::Row(std::vector<std::string> cells) {
 std::string TextTable::Render(size_t indent) const {
   std::vector<size_t> widths(headers_.size(), 0);
   auto measure = [&](const std::vector<std::string>& cells) {
-    for (size_t i = 0; i < cells.size(); ++i) widths[i] = std::max(widths[i], DisplayWidth(cells[i]));
+    for (size_t i = 0; i < cells.size(); ++i)
+      widths[i] = std::max(widths[i], DisplayWidth(cells[i]));
   };
   measure(headers_);
   for (const auto& row : rows_) measure(row);

@@ -1,4 +1,5 @@
 // The `--details` sections of the text table.
+#include <cmath>
 #include <string>
 
 #include "report/table.h"
@@ -41,9 +42,8 @@ std::string DeviceSection(const Details& d, const TextStyle& style) {
   std::string notes;
   for (const DeviceDetails& dev : d.devices) {
     t.Row({DisplayName(dev.device, 40, style), FormatCount(dev.kernel_count),
-           FormatMs(dev.kernel_time_ns), FormatMs(dev.kernel_union_ns),
-           FormatCount(dev.gaps.count), FormatMs(dev.gaps.total_ns), FormatMs(dev.gaps.maximum_ns),
-           ""});
+           FormatMs(dev.kernel_time_ns), FormatMs(dev.kernel_union_ns), FormatCount(dev.gaps.count),
+           FormatMs(dev.gaps.total_ns), FormatMs(dev.gaps.maximum_ns), ""});
     for (const StreamDetails& s : dev.streams) {
       t.Row({"  stream " + (s.stream < 0 ? std::string("?") : std::to_string(s.stream)),
              FormatCount(s.kernel_count), FormatMs(s.kernel_time_ns), FormatMs(s.kernel_union_ns),
@@ -88,7 +88,7 @@ std::string KernelRows(const std::vector<KernelDetails>& kernels, int64_t kernel
                                          : static_cast<double>(k.total_ns) /
                                                static_cast<double>(kernel_time_ns) * 100.0;
     t.Row({FormatMs(k.total_ns), FormatPercent(percent), FormatCount(k.launches),
-           FormatMs(static_cast<int64_t>(k.mean_ns + 0.5)), FormatMs(k.max_ns),
+           FormatMs(std::llround(k.mean_ns)), FormatMs(k.max_ns),
            DisplayName(k.component, 24, style), DisplayName(k.name, 80, style)});
   }
   return t.Render();
@@ -106,7 +106,8 @@ std::string LaunchSection(const LaunchPathDetails& l, const TextStyle& style) {
   out += "  percentiles: " + l.percentile_precision + "\n";
   TextTable apis;
   apis.Column("launch API", TextTable::kLeft).Column("rows", TextTable::kRight);
-  for (const ApiCount& a : l.by_api) apis.Row({DisplayName(a.api, 60, style), FormatCount(a.count)});
+  for (const ApiCount& a : l.by_api)
+    apis.Row({DisplayName(a.api, 60, style), FormatCount(a.count)});
   out += apis.Render();
   out += "  CUDA-graph launches: " + FormatCount(l.graph_launch_calls) + " calls, " +
          FormatCount(l.graph_launched_kernels) + " kernels\n";
@@ -129,10 +130,11 @@ std::string QualitySection(const Details& d, const TextStyle& style) {
   counts.Column("", TextTable::kLeft).Column("", TextTable::kRight);
   counts.Row({"memory operations", FormatCount(q.memory_operations)});
   counts.Row({"zero-duration kernels", FormatCount(q.zero_duration_kernels)});
-  counts.Row({"kernels overlapping on their stream", FormatCount(q.kernels_overlapping_on_their_stream)});
-  counts.Row({"launch rows without a GPU kernel",
-              q.launches_without_gpu_kernel ? FormatCount(*q.launches_without_gpu_kernel)
-                                            : std::string("-")});
+  counts.Row(
+      {"kernels overlapping on their stream", FormatCount(q.kernels_overlapping_on_their_stream)});
+  counts.Row({"launch rows without a GPU kernel", q.launches_without_gpu_kernel
+                                                      ? FormatCount(*q.launches_without_gpu_kernel)
+                                                      : std::string("-")});
   return inputs.Render() + counts.Render();
 }
 
@@ -146,8 +148,8 @@ std::string DetailsToTable(const Details& d, const TextStyle& style) {
   out += "Top kernels by time\n" + KernelRows(d.top_kernels, d.kernel_time_ns, style) + "\n";
   const ClassificationCoverage& c = d.coverage;
   out += "Classification coverage: " + FormatPercent(c.classified_percent_of_kernel_time) +
-         " % of summed kernel time is outside `other` (" + FormatCount(c.other_names) +
-         " names, " + FormatMs(c.other_time_ns) + " ms in `other`)\n";
+         " % of summed kernel time is outside `other` (" + FormatCount(c.other_names) + " names, " +
+         FormatMs(c.other_time_ns) + " ms in `other`)\n";
   if (!c.top_other.empty()) out += KernelRows(c.top_other, d.kernel_time_ns, style);
   out += "\n";
   if (d.launch_path) {

@@ -1,8 +1,8 @@
 #include "report/table.h"
 
-#include "report/markdown.h"
-
 #include <gtest/gtest.h>
+
+#include "report/markdown.h"
 
 namespace stepstat {
 namespace {
@@ -29,7 +29,7 @@ TEST(Bar, UnicodeEighthsAndAscii) {
   TextStyle ascii{false};
   EXPECT_EQ(Bar(0.0, 8, unicode), "");
   EXPECT_EQ(Bar(1.0, 2, unicode), "██");
-  EXPECT_EQ(Bar(0.5, 3, unicode), "█▌");  // 12 eighths
+  EXPECT_EQ(Bar(0.5, 3, unicode), "█▌");   // 12 eighths
   EXPECT_EQ(Bar(0.001, 8, unicode), "▏");  // visible when not zero
   EXPECT_EQ(Bar(0.5, 8, ascii), "####");
   EXPECT_EQ(Bar(2.0, 4, ascii), "####");  // clamped
@@ -58,7 +58,9 @@ namespace {
 
 // Whatever a trace calls its kernels, no writer may send a terminal a control character.
 TEST(Writers, NoRawControlCharactersFromHostileNames) {
-  std::string hostile = "k\x1b]0;title\x07\x1b[2J\r\xc2\x9b" "31m<b>|`";
+  std::string hostile =
+      "k\x1b]0;title\x07\x1b[2J\r\xc2\x9b"
+      "31m<b>|`";
   StepStats stats;
   stats.source_gpu_trace = hostile;
   stats.components.push_back({hostile, hostile, 10, 1e-5, 100.0, 1});

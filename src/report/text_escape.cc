@@ -38,23 +38,20 @@ std::string EscapeForTerminal(std::string_view text) {
   out.reserve(text.size());
   for (size_t i = 0; i < text.size();) {
     auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x20 || c == 0x7F) {
+    uint32_t cp = c;
+    // Printable ASCII is its own sequence; controls and invalid UTF-8 have none (0).
+    size_t length = c >= 0x80 ? Utf8SequenceLength(text, i, cp) : (c < 0x20 || c == 0x7F ? 0 : 1);
+    if (length == 0) {
       AppendHex(out, "\\x", c);
       ++i;
-    } else if (c < 0x80) {
-      out += static_cast<char>(c);
-      ++i;
-    } else if (uint32_t cp = 0; size_t length = Utf8SequenceLength(text, i, cp)) {
-      if (cp >= 0x80 && cp <= 0x9F) {
-        AppendHex(out, "\\u00", cp);
-      } else {
-        out.append(text.substr(i, length));
-      }
-      i += length;
-    } else {
-      AppendHex(out, "\\x", c);
-      ++i;
+      continue;
     }
+    if (cp >= 0x80 && cp <= 0x9F) {
+      AppendHex(out, "\\u00", cp);
+    } else {
+      out.append(text.substr(i, length));
+    }
+    i += length;
   }
   return out;
 }
@@ -66,7 +63,14 @@ std::string EscapeForMarkdown(std::string_view text) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
-      case '\\': case '`': case '|': case '*': case '_': case '[': case ']': case '~':
+      case '\\':
+      case '`':
+      case '|':
+      case '*':
+      case '_':
+      case '[':
+      case ']':
+      case '~':
         out += '\\';
         out += c;
         break;

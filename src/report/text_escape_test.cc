@@ -13,11 +13,15 @@ TEST(EscapeForTerminal, ControlCharactersBecomeVisibleEscapes) {
 
 TEST(EscapeForTerminal, KeepsValidUtf8AndEscapesC1AndInvalidBytes) {
   EXPECT_EQ(EscapeForTerminal("µs → ok"), "µs → ok");
-  EXPECT_EQ(EscapeForTerminal("\xc2\x9b" "2J"), "\\u009b2J");  // U+009B: CSI on some terminals
-  EXPECT_EQ(EscapeForTerminal("\x9b" "2J"), "\\x9b2J");        // raw 8-bit CSI byte
-  EXPECT_EQ(EscapeForTerminal("\xc0\xaf"), "\\xc0\\xaf");      // overlong '/'
+  EXPECT_EQ(EscapeForTerminal("\xc2\x9b"
+                              "2J"),
+            "\\u009b2J");  // U+009B: CSI on some terminals
+  EXPECT_EQ(EscapeForTerminal("\x9b"
+                              "2J"),
+            "\\x9b2J");                                             // raw 8-bit CSI byte
+  EXPECT_EQ(EscapeForTerminal("\xc0\xaf"), "\\xc0\\xaf");           // overlong '/'
   EXPECT_EQ(EscapeForTerminal("\xed\xa0\x80"), "\\xed\\xa0\\x80");  // surrogate
-  EXPECT_EQ(EscapeForTerminal("\xe2\x82"), "\\xe2\\x82");      // truncated sequence
+  EXPECT_EQ(EscapeForTerminal("\xe2\x82"), "\\xe2\\x82");           // truncated sequence
 }
 
 TEST(EscapeForMarkdown, NamesRenderAsText) {
@@ -25,7 +29,9 @@ TEST(EscapeForMarkdown, NamesRenderAsText) {
             "&lt;script&gt;alert(1)&lt;/script&gt;");
   EXPECT_EQ(EscapeForMarkdown("a|b`c`"), "a\\|b\\`c\\`");
   EXPECT_EQ(EscapeForMarkdown("float*, my_kernel[2]"), "float\\*, my\\_kernel\\[2\\]");
-  EXPECT_EQ(EscapeForMarkdown("x\x1b" "y&z"), "x\\\\x1by&amp;z");
+  EXPECT_EQ(EscapeForMarkdown("x\x1b"
+                              "y&z"),
+            "x\\\\x1by&amp;z");
 }
 
 TEST(TruncateToWidth, CutsOnCodePoints) {

@@ -42,15 +42,9 @@ int RunClassify(const ClassifyOptions& options) {
 
   std::string text;
   switch (ChooseFormat(options.format, options.output)) {
-    case OutputFormat::kTable:
-      text = KernelListingToTable(listing, StdoutTextStyle());
-      break;
-    case OutputFormat::kMarkdown:
-      text = KernelListingToMarkdown(listing);
-      break;
-    case OutputFormat::kJson:
-      text = KernelListingToJson(listing);
-      break;
+    case OutputFormat::kTable: text = KernelListingToTable(listing, StdoutTextStyle()); break;
+    case OutputFormat::kMarkdown: text = KernelListingToMarkdown(listing); break;
+    case OutputFormat::kJson: text = KernelListingToJson(listing); break;
   }
   return Emit(text, options.output);
 }

@@ -42,9 +42,7 @@ int RunSummarize(const SummarizeOptions& options) {
     case OutputFormat::kTable:
       text = StepStatsToTable(stats.value(), shown, StdoutTextStyle());
       break;
-    case OutputFormat::kMarkdown:
-      text = StepStatsToMarkdown(stats.value(), shown);
-      break;
+    case OutputFormat::kMarkdown: text = StepStatsToMarkdown(stats.value(), shown); break;
     case OutputFormat::kJson:
       text = shown ? StepStatsWithDetailsToJson(stats.value(), details)
                    : StepStatsToJson(stats.value());
