@@ -43,7 +43,14 @@ DetailsSink::DetailsSink(std::string source_name, bool assume_sorted, bool match
       match_launches_(match_launches) {}
 
 size_t DetailsSink::StreamOf(const GpuOp& op, const StringPool& names) {
+  // Consecutive kernels mostly share a stream: skip the hash lookup then.
+  if (last_stream_ < totals_.streams.size() && op.stream == last_stream_key_.second &&
+      op.device == last_stream_key_.first) {
+    return last_stream_;
+  }
   auto [it, inserted] = stream_index_.try_emplace({op.device, op.stream}, totals_.streams.size());
+  last_stream_key_ = it->first;
+  last_stream_ = it->second;
   if (!inserted) return it->second;
   int32_t& device = Slot(device_by_name_, op.device, names.size(), int32_t{-1});
   if (device < 0) {

@@ -121,6 +121,8 @@ class DetailsSink : public TraceSink {
     }
   };
   std::unordered_map<std::pair<NameId, int64_t>, size_t, PairHash> stream_index_;
+  std::pair<NameId, int64_t> last_stream_key_{0, 0};
+  size_t last_stream_ = SIZE_MAX;        ///< index of last_stream_key_; SIZE_MAX: none yet
   std::vector<int32_t> device_by_name_;  ///< -1: not seen
   std::vector<int32_t> name_index_;      ///< NameId → index in totals_.names, -1: not seen
   std::vector<MemoryOpDetails*> memory_by_name_;  ///< NameId → entry of totals_.memory
