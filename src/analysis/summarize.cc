@@ -54,12 +54,13 @@ struct FileRun {
   ReadReport report;
 };
 
-// Only a kern-exec trace read as the GPU side stands in for kernels: read beside a GPU
-// trace, its kernels would reach the overlap meter's kernel side from a second thread.
-void ReadInto(const TraceInput& input, bool is_gpu_side, FileRun& run) {
+// `as_gpu_side`: the file is the summary's GPU input. Only then may a kern-exec trace stand
+// in for the GPU trace; as the second file of a pair it supplies launch calls alone (each
+// side of the OverlapMeter must be fed by one thread, in order).
+void ReadInto(const TraceInput& input, bool as_gpu_side, FileRun& run) {
   TeeSink tee{&*run.sink, run.details ? &*run.details : nullptr};
   LaunchedKernelsSink launched_kernels(tee);
-  TraceSink& sink = is_gpu_side && input.kind == InputKind::kNsysKernExecTraceCsv
+  TraceSink& sink = as_gpu_side && input.kind == InputKind::kNsysKernExecTraceCsv
                         ? static_cast<TraceSink&>(launched_kernels)
                         : static_cast<TraceSink&>(tee);
   Result<ReadReport> read = ReadInput(input.path, input.display_name, input.kind, sink);
@@ -101,12 +102,12 @@ Pass RunPass(const SummaryInputs& inputs, const Policy& policy, const Classifier
       launch_run.details.emplace(inputs.launches->display_name, assume_sorted, match_launches);
     }
     launch_thread = std::thread([&] {
-      ReadInto(*inputs.launches, /*is_gpu_side=*/false, launch_run);
+      ReadInto(*inputs.launches, /*as_gpu_side=*/false, launch_run);
       if (!launch_run.status.ok()) meter.Abort();
       meter.Close(OverlapMeter::kB);
     });
   }
-  ReadInto(inputs.gpu, /*is_gpu_side=*/true, gpu_run);
+  ReadInto(inputs.gpu, /*as_gpu_side=*/true, gpu_run);
   if (!gpu_run.status.ok()) meter.Abort();
   meter.Close(OverlapMeter::kA);
   if (!two_threads) meter.Close(OverlapMeter::kB);
