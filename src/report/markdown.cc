@@ -50,7 +50,10 @@ std::string DetailsMarkdown(const Details& d) {
   out += Table({"", "ms", "% of span"}, "lrr",
                {{"union of kernel intervals", FormatMs(d.kernel_union_ns),
                  FormatPercent(d.kernel_union_percent_of_span)},
-                {"sum of kernel durations", FormatMs(d.kernel_time_ns), ""},
+                {"sum of kernel durations", FormatMs(d.kernel_time_ns),
+                 FormatPercent(d.span_ns == 0 ? 0.0
+                                              : static_cast<double>(d.kernel_time_ns) /
+                                                    static_cast<double>(d.span_ns) * 100.0)},
                 {"span", FormatMs(d.span_ns), "100.0"}});
 
   out += "\n### Devices and streams\n\n";
