@@ -36,13 +36,24 @@ int StepStatsSink::ComponentOf(NameId name, const StringPool& names) {
 
 void StepStatsSink::AddKernelComponent(const Interval& component) {
   gaps_.Add(component);
-  meter_.Add(OverlapMeter::kA, component);
+  QueueForMeter(OverlapMeter::kA, component);
+}
+
+void StepStatsSink::QueueForMeter(OverlapMeter::Side side, const Interval& component) {
+  std::vector<Interval>& queue = meter_queue_[side];
+  queue.push_back(component);
+  if (queue.size() >= kMeterBatch) FlushMeterQueue(side);
+}
+
+void StepStatsSink::FlushMeterQueue(OverlapMeter::Side side) {
+  meter_.Add(side, meter_queue_[side]);
+  meter_queue_[side].clear();
 }
 
 void StepStatsSink::AddLaunchComponent(const Interval& component) {
   // Components are disjoint and lie in [0, INT64_MAX], so their sum cannot overflow.
   launch_.union_ns += component.length();
-  meter_.Add(OverlapMeter::kB, component);
+  QueueForMeter(OverlapMeter::kB, component);
 }
 
 Status StepStatsSink::OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) {
@@ -106,6 +117,8 @@ void StepStatsSink::Finish() {
   }
   if (auto last = kernel_union_.Finish()) AddKernelComponent(*last);
   if (auto last = launch_union_.Finish()) AddLaunchComponent(*last);
+  FlushMeterQueue(OverlapMeter::kA);
+  FlushMeterQueue(OverlapMeter::kB);
   gpu_.gap_count = gaps_.count();
   gpu_.gap_total_ns = gaps_.total();
   gpu_.gap_max_ns = gaps_.maximum();

@@ -58,6 +58,11 @@ class StepStatsSink : public TraceSink {
   int ComponentOf(NameId name, const StringPool& names);
   void AddKernelComponent(const Interval& component);
   void AddLaunchComponent(const Interval& component);
+  // Components reach the meter in batches: one lock per batch, not per component.
+  void QueueForMeter(OverlapMeter::Side side, const Interval& component);
+  void FlushMeterQueue(OverlapMeter::Side side);
+  static constexpr size_t kMeterBatch = 1024;
+  std::vector<Interval> meter_queue_[2];
 
   std::string source_name_;
   const Classifier& classifier_;

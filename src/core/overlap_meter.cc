@@ -4,13 +4,13 @@
 
 namespace stepstat {
 
-void OverlapMeter::Add(Side side, const Interval& component) {
+void OverlapMeter::Add(Side side, std::span<const Interval> components) {
   std::unique_lock lock(mutex_);
   if (max_pending_ != 0) {
     progressed_.wait(lock, [&] { return aborted_ || pending_[side].size() < max_pending_; });
   }
   if (aborted_) return;
-  pending_[side].push_back(component);
+  pending_[side].insert(pending_[side].end(), components.begin(), components.end());
   ConsumeLocked();
 }
 

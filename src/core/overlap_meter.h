@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <deque>
 #include <mutex>
+#include <span>
 
 #include "core/intervals.h"
 
@@ -23,7 +24,9 @@ class OverlapMeter {
 
   /// Adds the next component of one side (components of a side arrive in increasing order).
   /// Blocks while that side is too far ahead, unless the meter was aborted.
-  void Add(Side side, const Interval& component);
+  void Add(Side side, const Interval& component) { Add(side, std::span(&component, 1)); }
+  /// Adds the next components of one side at once: one lock for the batch.
+  void Add(Side side, std::span<const Interval> components);
   /// No more components on this side.
   void Close(Side side);
   /// Unblocks everything for good: a producer failed and the result will not be used.
