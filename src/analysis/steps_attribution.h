@@ -1,0 +1,71 @@
+// Which step a launch call or a GPU operation belongs to.
+//
+// A launch call belongs to the step whose CPU range contains its API start on the same
+// thread; when no step range lies on the call's thread, a range of the same process (any
+// thread) will do, the way PyTorch marks steps on the main thread while other threads launch.
+// A GPU operation then belongs to the step of its launch call, found by a key both sides
+// carry: the correlation id, or the kernel's start time when the launch source has no
+// correlation ids (kern-exec CSV). Keys increase with launch time, so the key → step map is
+// kept as runs of consecutive keys with one step: memory grows with steps, not launches.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <vector>
+
+#include "analysis/steps_ranges.h"
+
+namespace stepstat {
+
+inline constexpr int32_t kNoStep = -1;
+
+/// Finds the step of a CPU timestamp on a thread. Steps must be sorted by start.
+class LaunchStepFinder {
+ public:
+  explicit LaunchStepFinder(std::span<const StepRange> steps);
+  int32_t StepOf(int64_t pid, int64_t tid, int64_t time_ns) const;
+
+ private:
+  struct Span {
+    int64_t start, end;
+    int32_t step;
+  };
+  using Spans = std::vector<Span>;  // sorted by start
+  static int32_t Find(const Spans& spans, int64_t time_ns);
+
+  std::map<std::pair<int64_t, int64_t>, Spans> by_thread_;
+  std::map<int64_t, Spans> by_process_;
+  Spans all_;
+};
+
+/// Maps keys (correlation ids or kernel start times) to steps as runs of keys.
+class StepKeyRuns {
+ public:
+  /// Records that `key` belongs to `step` (kNoStep too: it stops a run from covering it).
+  void Add(int64_t key, int32_t step);
+  /// The step of the run containing `key`, or kNoStep. Keys between two recorded keys of
+  /// one step (e.g. the correlation id of a memcpy issued between two launches) belong to it.
+  int32_t Find(int64_t key) const;
+  size_t runs() const { return runs_.size(); }
+
+ private:
+  struct Run {
+    int64_t last;
+    int32_t step;
+  };
+  std::map<int64_t, Run> runs_;  // first key -> run
+};
+
+/// Steps as windows on one timeline: step k covers [starts[k], starts[k+1]); the last
+/// window has no end. Starts must be non-decreasing.
+class WindowStepFinder {
+ public:
+  explicit WindowStepFinder(std::vector<int64_t> starts) : starts_(std::move(starts)) {}
+  int32_t StepOf(int64_t time_ns) const;
+
+ private:
+  std::vector<int64_t> starts_;
+};
+
+}  // namespace stepstat
