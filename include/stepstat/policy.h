@@ -3,6 +3,7 @@
 // search) and no exclude pattern that does; unmatched kernels go to `other`.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -38,11 +39,20 @@ inline constexpr std::string_view kDefaultPolicyName = "dit-nvfp4";
 std::vector<std::string_view> BuiltinPolicyNames();
 Result<Policy> BuiltinPolicy(std::string_view name);
 
+struct ClassifierOptions {
+  /// RE2 memory budget per pattern set; past it Classify falls back to one pattern at a time.
+  int64_t regex_max_mem_bytes = int64_t{512} << 20;
+};
+
 /// Applies a policy. Component index i < components.size() is policy.components[i];
 /// index components.size() is `other`. Thread-compatible (const methods are thread-safe).
+/// Names are matched byte-wise (RE2 Latin-1): any bytes classify, invalid UTF-8 included; a
+/// non-ASCII literal in a pattern matches its UTF-8 bytes, and `.` also matches a newline.
+/// Classify does no caching: callers classify each distinct name once.
 class Classifier {
  public:
   static Result<Classifier> Create(const Policy& policy);
+  static Result<Classifier> Create(const Policy& policy, const ClassifierOptions& options);
   Classifier(Classifier&&) noexcept;
   Classifier& operator=(Classifier&&) noexcept;
   ~Classifier();

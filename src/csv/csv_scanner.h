@@ -1,0 +1,77 @@
+// CsvScanner: bytes of a ByteSource → rows of fields (RFC 4180). It knows syntax only: quotes,
+// "" escapes, CRLF or LF, a UTF-8 BOM. Fields are handed out as written (no trimming, no
+// numbers); readers interpret them.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/byte_source.h"
+#include "stepstat/status.h"
+
+namespace stepstat {
+
+class CsvScanner {
+ public:
+  /// `source` must outlive the scanner; `display_name` names the file in messages.
+  CsvScanner(ByteSource& source, std::string_view display_name);
+
+  /// Reads the next row into fields(). Returns false at the end of input. Errors (with
+  /// "<file>:<line>: "): unterminated quote, truncated last line, NUL byte, text after a
+  /// closing quote.
+  Result<bool> NextRow();
+
+  /// The fields of the last row. They point into the source's window or a scanner-owned
+  /// buffer: valid until the next call of NextRow() or SkipLinesUntil().
+  const std::vector<std::string_view>& fields() const { return fields_; }
+
+  /// 1-based line where the last row starts (quoted fields may span lines).
+  int64_t line() const { return row_line_; }
+
+  /// Skips lines, looked at raw (not CSV-parsed: a log line may hold a stray quote), until
+  /// `wanted(line)` is true for one (given without its line ending); that line is then read
+  /// by the next NextRow(). Returns false when the input ends first, or when `max_lines`
+  /// lines or a line longer than `max_line_bytes` went by without a match.
+  Result<bool> SkipLinesUntil(const std::function<bool(std::string_view)>& wanted,
+                              int64_t max_lines = 1000, size_t max_line_bytes = 1 << 20);
+
+  /// True when nothing but the BOM was read so far and the input is empty.
+  bool input_was_empty() const { return input_was_empty_; }
+
+  const std::string& display_name() const { return display_name_; }
+
+ private:
+  enum class Parse { kRow, kNeedMore, kError };
+  Parse ParseRow(Status& error);
+  Result<bool> Refill();
+  Status CheckNul(uint64_t row_end);
+  Status NulError(uint64_t row_begin);
+
+  ByteSource& source_;
+  std::string display_name_;
+  std::string_view view_;
+  size_t pos_ = 0;  // next unread byte of view_
+  bool started_ = false;
+  bool input_was_empty_ = false;
+  int64_t next_line_ = 1;
+  int64_t row_line_ = 0;
+  // While a row is parsed: the line where an unclosed quote opened, for the error.
+  int64_t open_quote_line_ = 0;
+  bool in_quote_ = false;
+  uint64_t nul_checked_until_ = 0;
+  uint64_t first_nul_ = UINT64_MAX;  // input offset of the first NUL byte seen
+
+  std::vector<std::string_view> fields_;
+  std::string unescaped_;  // fields that had "" escapes, back to back
+  struct Unescaped {
+    size_t field;
+    size_t offset;
+    size_t size;
+  };
+  std::vector<Unescaped> unescaped_fields_;
+};
+
+}  // namespace stepstat

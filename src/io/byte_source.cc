@@ -1,0 +1,44 @@
+// OpenByteSource: sniff the magic bytes, then pick a decoder, a mapped window or a buffer.
+#include "io/byte_source.h"
+
+#include <string>
+
+#include "io/sources.h"
+
+namespace stepstat {
+
+namespace {
+
+bool StartsWith(std::string_view bytes, std::string_view magic) {
+  return bytes.substr(0, magic.size()) == magic;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::filesystem::path& path,
+                                                   std::string_view display_name) {
+  ASSIGN_OR_RETURN(std::unique_ptr<InputStream> stream, OpenFileStream(path, display_name));
+  // Read the magic through the stream so pipes work too; it is put back in front after.
+  std::string magic(4, '\0');
+  size_t have = 0;
+  while (have < magic.size()) {
+    ASSIGN_OR_RETURN(size_t got, stream->Read(magic.data() + have, magic.size() - have));
+    if (got == 0) break;
+    have += got;
+  }
+  magic.resize(have);
+  if (StartsWith(magic, "\x1f\x8b")) {
+    return BufferedSource(GzipStream(PrefixedStream(std::move(magic), std::move(stream)), display_name));
+  }
+  if (StartsWith(magic, "\x28\xb5\x2f\xfd")) {
+    return BufferedSource(ZstdStream(PrefixedStream(std::move(magic), std::move(stream)), display_name));
+  }
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(path, ec)) {
+    auto mapped = OpenMappedFile(path, display_name);
+    if (mapped.ok()) return std::move(mapped).value();
+  }
+  return BufferedSource(PrefixedStream(std::move(magic), std::move(stream)));
+}
+
+}  // namespace stepstat

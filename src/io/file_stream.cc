@@ -1,0 +1,89 @@
+// File and pipe InputStreams: read() on POSIX, std::fread everywhere else.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "io/input_stream.h"
+
+#if defined(__unix__) || defined(__APPLE__)
+#define STEPSTAT_POSIX_IO 1
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+
+namespace stepstat {
+
+namespace {
+
+Status CannotOpen(std::string_view display_name, int error_number) {
+  return ErrorAt(display_name, 0, std::string("cannot open: ") + std::strerror(error_number));
+}
+
+Status ReadError(std::string_view display_name, int error_number) {
+  return ErrorAt(display_name, 0, std::string("read error: ") + std::strerror(error_number));
+}
+
+class StdioStream final : public InputStream {
+ public:
+  StdioStream(std::FILE* file, std::string_view display_name) : file_(file), name_(display_name) {}
+  ~StdioStream() override { std::fclose(file_); }
+  Result<size_t> Read(char* dest, size_t capacity) override {
+    size_t got = std::fread(dest, 1, capacity, file_);
+    if (got == 0 && std::ferror(file_)) return ReadError(name_, errno);
+    return got;
+  }
+
+ private:
+  std::FILE* file_;
+  std::string name_;
+};
+
+#if STEPSTAT_POSIX_IO
+class FdStream final : public InputStream {
+ public:
+  FdStream(int fd, std::string_view display_name) : fd_(fd), name_(display_name) {}
+  ~FdStream() override { ::close(fd_); }
+  Result<size_t> Read(char* dest, size_t capacity) override {
+    for (;;) {
+      ssize_t got = ::read(fd_, dest, capacity);
+      if (got >= 0) return static_cast<size_t>(got);
+      if (errno != EINTR) return ReadError(name_, errno);
+    }
+  }
+
+ private:
+  int fd_;
+  std::string name_;
+};
+#endif
+
+}  // namespace
+
+Result<std::unique_ptr<InputStream>> OpenStdioStream(const std::filesystem::path& path,
+                                                     std::string_view display_name) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return CannotOpen(display_name, EISDIR);
+  std::FILE* file = std::fopen(path.string().c_str(), "rb");
+  if (file == nullptr) return CannotOpen(display_name, errno);
+  return std::unique_ptr<InputStream>(std::make_unique<StdioStream>(file, display_name));
+}
+
+Result<std::unique_ptr<InputStream>> OpenFileStream(const std::filesystem::path& path,
+                                                    std::string_view display_name) {
+#if STEPSTAT_POSIX_IO
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return CannotOpen(display_name, errno);
+  struct stat info;
+  if (::fstat(fd, &info) == 0 && S_ISDIR(info.st_mode)) {
+    ::close(fd);
+    return CannotOpen(display_name, EISDIR);
+  }
+  return std::unique_ptr<InputStream>(std::make_unique<FdStream>(fd, display_name));
+#else
+  return OpenStdioStream(path, display_name);
+#endif
+}
+
+}  // namespace stepstat

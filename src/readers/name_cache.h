@@ -1,0 +1,59 @@
+// A small direct-mapped cache in front of StringPool::Intern. Trace rows repeat a few names
+// (kernels, devices) many times; a cheap hash of the length and the first, middle and last 8 bytes
+// plus one memcmp is much cheaper than hashing a 100-byte kernel name per row.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+#include "stepstat/trace.h"
+
+namespace stepstat {
+
+class NameCache {
+ public:
+  explicit NameCache(StringPool& pool) : pool_(pool) {}
+
+  NameId Intern(std::string_view text) {
+    if (text.empty()) return pool_.Intern(text);
+    Entry& entry = entries_[Slot(text)];
+    if (entry.size == text.size() && entry.data != nullptr &&
+        std::memcmp(entry.data, text.data(), text.size()) == 0) {
+      return entry.id;
+    }
+    NameId id = pool_.Intern(text);
+    std::string_view stored = pool_.Get(id);  // stable for the pool's lifetime
+    entry = {stored.data(), stored.size(), id};
+    return id;
+  }
+
+ private:
+  static constexpr size_t kSlots = 512;
+  struct Entry {
+    const char* data = nullptr;
+    size_t size = 0;
+    NameId id = 0;
+  };
+
+  static size_t Slot(std::string_view text) {
+    uint64_t head = 0;
+    uint64_t tail = 0;
+    uint64_t middle = 0;
+    if (text.size() >= 8) {
+      std::memcpy(&head, text.data(), 8);
+      std::memcpy(&tail, text.data() + text.size() - 8, 8);
+      std::memcpy(&middle, text.data() + text.size() / 2 - 4, 8);
+    } else {
+      std::memcpy(&head, text.data(), text.size());
+    }
+    uint64_t h = (head * 0x9E3779B97F4A7C15ull) ^ ((tail ^ middle) + text.size()) * 0xC2B2AE3D27D4EB4Full;
+    return static_cast<size_t>(h >> 40) & (kSlots - 1);
+  }
+
+  StringPool& pool_;
+  std::array<Entry, kSlots> entries_{};
+};
+
+}  // namespace stepstat

@@ -1,0 +1,111 @@
+// cuda_gpu_trace (older: gputrace) → GpuOp batches.
+#include <string>
+#include <vector>
+
+#include "readers/csv_values.h"
+#include "readers/name_cache.h"
+#include "readers/nsys_csv_readers.h"
+#include "readers/nsys_csv_table.h"
+
+namespace stepstat {
+
+namespace {
+
+OpKind KindOfName(std::string_view name) {
+  if (name.substr(0, 9) != "[CUDA mem") return OpKind::kKernel;
+  return name.substr(0, 12) == "[CUDA memset" ? OpKind::kMemset : OpKind::kMemcpy;
+}
+
+std::string LayoutOf(const CsvHeader& header, int start_column) {
+  if (header.Find({"GreenCtx"}) >= 0) return "2024+";
+  // 2020-era headers glue the unit to the name: "Start(sec)".
+  if (header.name(start_column).find(" (") == std::string::npos) return "2020-2021.1";
+  return "2021.2-2023";
+}
+
+}  // namespace
+
+Result<ReadReport> ReadNsysGpuTrace(ByteSource& source, std::string_view display_name, TraceSink& sink) {
+  ASSIGN_OR_RETURN(auto table, NsysCsvTable::Open(source, display_name, InputKind::kNsysGpuTraceCsv));
+  ASSIGN_OR_RETURN(const int start_col, table->Require({"Start"}));
+  ASSIGN_OR_RETURN(const int duration_col, table->Require({"Duration"}));
+  ASSIGN_OR_RETURN(const int name_col, table->Require({"Name"}));
+  ASSIGN_OR_RETURN(const int start_exp, table->TimeExponent(start_col));
+  ASSIGN_OR_RETURN(const int duration_exp, table->TimeExponent(duration_col));
+  const CsvHeader& header = table->header();
+  const int corr_col = header.Find({"CorrId", "CorrID"});
+  const int stream_col = header.Find({"Strm"});
+  const int device_col = header.Find({"Device"});
+  const int bytes_col = header.Find({"Bytes"});
+  int bytes_exp = 0;
+  if (bytes_col >= 0) {
+    std::optional<int> exp = SizeUnitToBytesExponent(ColumnUnit(header.name(bytes_col)));
+    if (!exp) return ErrorAt(display_name, table->header_line(), header.name(bytes_col) + ": unknown size unit");
+    bytes_exp = *exp;
+  }
+
+  ReadReport report;
+  report.kind = InputKind::kNsysGpuTraceCsv;
+  report.layout = LayoutOf(header, start_col);
+  report.time_unit = std::string(ColumnUnit(header.name(start_col)));
+  if (report.time_unit == "sec") report.time_unit = "s";
+  if (report.time_unit == "nsec") report.time_unit = "ns";
+
+  StringPool pool;
+  NameCache names(pool);
+  std::vector<GpuOp> batch;
+  batch.reserve(kReaderBatchRows);
+
+  // An optional integer column: empty → -1.
+  auto optional_int = [&](int column, int64_t& out) -> Status {
+    if (column < 0) return Status::Ok();
+    std::string_view text = table->fields()[static_cast<size_t>(column)];
+    if (IsBlank(text)) return Status::Ok();
+    DecimalResult r = ParseScaled(text, 0);
+    if (!r.ok()) return table->FieldError(column, DecimalErrorText(*r.error));
+    out = r.value;
+    return Status::Ok();
+  };
+
+  for (;;) {
+    ASSIGN_OR_RETURN(bool more, table->NextRow());
+    if (!more) break;
+    const auto& f = table->fields();
+    GpuOp op;
+    op.line = table->line();
+    DecimalResult start = ParseScaled(f[static_cast<size_t>(start_col)], start_exp);
+    if (!start.ok()) return table->FieldError(start_col, DecimalErrorText(*start.error));
+    DecimalResult duration = ParseScaled(f[static_cast<size_t>(duration_col)], duration_exp);
+    if (!duration.ok()) return table->FieldError(duration_col, DecimalErrorText(*duration.error));
+    if (duration.value > std::numeric_limits<int64_t>::max() - start.value) {
+      return table->FieldError(duration_col, "start + duration is beyond the int64 range");
+    }
+    op.start_ns = start.value;
+    op.duration_ns = duration.value;
+    std::string_view name = TrimSpaces(f[static_cast<size_t>(name_col)]);
+    op.name = names.Intern(name);
+    op.kind = KindOfName(name);
+    RETURN_IF_ERROR(optional_int(corr_col, op.correlation_id));
+    RETURN_IF_ERROR(optional_int(stream_col, op.stream));
+    if (device_col >= 0) op.device = names.Intern(TrimSpaces(f[static_cast<size_t>(device_col)]));
+    if (bytes_col >= 0) {
+      std::string_view text = f[static_cast<size_t>(bytes_col)];
+      if (!IsBlank(text)) {
+        DecimalResult bytes = ParseScaled(text, bytes_exp);
+        if (!bytes.ok()) return table->FieldError(bytes_col, DecimalErrorText(*bytes.error));
+        op.bytes = bytes.value;
+      }
+    }
+    batch.push_back(op);
+    ++report.rows;
+    if (batch.size() == kReaderBatchRows) {
+      RETURN_IF_ERROR(sink.OnGpuOps(batch, pool));
+      batch.clear();
+    }
+  }
+  if (report.rows == 0) return ErrorAt(display_name, table->header_line(), "no rows after the header");
+  if (!batch.empty()) RETURN_IF_ERROR(sink.OnGpuOps(batch, pool));
+  return report;
+}
+
+}  // namespace stepstat

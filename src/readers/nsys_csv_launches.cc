@@ -1,0 +1,168 @@
+// cuda_kern_exec_trace and cuda_api_trace → LaunchCall batches.
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "readers/csv_values.h"
+#include "readers/launch_apis.h"
+#include "readers/name_cache.h"
+#include "readers/nsys_csv_readers.h"
+#include "readers/nsys_csv_table.h"
+
+namespace stepstat {
+
+namespace {
+
+// A time column of the current row: required ones must hold a value, optional ones (column
+// absent or field empty) give -1.
+struct TimeColumn {
+  int column = -1;
+  int exponent = 0;
+};
+
+Result<TimeColumn> RequiredTime(const NsysCsvTable& table, std::initializer_list<std::string_view> names) {
+  ASSIGN_OR_RETURN(int column, table.Require(names));
+  ASSIGN_OR_RETURN(int exponent, table.TimeExponent(column));
+  return TimeColumn{column, exponent};
+}
+
+Result<TimeColumn> OptionalTime(const NsysCsvTable& table, std::initializer_list<std::string_view> names) {
+  int column = table.header().Find(names);
+  if (column < 0) return TimeColumn{};
+  ASSIGN_OR_RETURN(int exponent, table.TimeExponent(column));
+  return TimeColumn{column, exponent};
+}
+
+Status ParseValue(const NsysCsvTable& table, int column, int exponent, bool required, int64_t& out) {
+  if (column < 0) return Status::Ok();
+  std::string_view text = table.fields()[static_cast<size_t>(column)];
+  if (!required && IsBlank(text)) return Status::Ok();
+  DecimalResult r = ParseScaled(text, exponent);
+  if (!r.ok()) return table.FieldError(column, DecimalErrorText(*r.error));
+  out = r.value;
+  return Status::Ok();
+}
+
+Status CheckEnd(const NsysCsvTable& table, int column, int64_t start, int64_t duration) {
+  if (start >= 0 && duration > std::numeric_limits<int64_t>::max() - start) {
+    return table.FieldError(column, "start + duration is beyond the int64 range");
+  }
+  return Status::Ok();
+}
+
+ReadReport ReportFor(InputKind kind, const NsysCsvTable& table, int start_column, std::string layout) {
+  ReadReport report;
+  report.kind = kind;
+  report.layout = std::move(layout);
+  std::string unit(ColumnUnit(table.header().name(start_column)));
+  if (unit == "sec") unit = "s";
+  if (unit == "nsec") unit = "ns";
+  report.time_unit = unit;
+  return report;
+}
+
+}  // namespace
+
+Result<ReadReport> ReadNsysKernExecTrace(ByteSource& source, std::string_view display_name,
+                                         TraceSink& sink) {
+  ASSIGN_OR_RETURN(auto table, NsysCsvTable::Open(source, display_name, InputKind::kNsysKernExecTraceCsv));
+  ASSIGN_OR_RETURN(TimeColumn api_start, RequiredTime(*table, {"API Start"}));
+  ASSIGN_OR_RETURN(TimeColumn api_dur, RequiredTime(*table, {"API Dur"}));
+  ASSIGN_OR_RETURN(TimeColumn queue_dur, OptionalTime(*table, {"Queue Dur"}));
+  ASSIGN_OR_RETURN(TimeColumn kernel_start, OptionalTime(*table, {"Kernel Start"}));
+  ASSIGN_OR_RETURN(TimeColumn kernel_dur, OptionalTime(*table, {"Kernel Dur"}));
+  const CsvHeader& header = table->header();
+  const int pid_col = header.Find({"PID", "Pid"});
+  const int tid_col = header.Find({"TID", "Tid"});
+  const int corr_col = header.Find({"CorrID", "CorrId"});
+  const int api_name_col = header.Find({"API Function", "API Name"});
+  const int kernel_name_col = header.Find({"Kernel Name"});
+
+  ReadReport report = ReportFor(InputKind::kNsysKernExecTraceCsv, *table, api_start.column, "kern-exec");
+  StringPool pool;
+  NameCache names(pool);
+  std::vector<LaunchCall> batch;
+  batch.reserve(kReaderBatchRows);
+  for (;;) {
+    ASSIGN_OR_RETURN(bool more, table->NextRow());
+    if (!more) break;
+    const auto& f = table->fields();
+    LaunchCall call;
+    call.line = table->line();
+    RETURN_IF_ERROR(ParseValue(*table, api_start.column, api_start.exponent, true, call.api_start_ns));
+    RETURN_IF_ERROR(ParseValue(*table, api_dur.column, api_dur.exponent, true, call.api_duration_ns));
+    RETURN_IF_ERROR(CheckEnd(*table, api_dur.column, call.api_start_ns, call.api_duration_ns));
+    RETURN_IF_ERROR(ParseValue(*table, queue_dur.column, queue_dur.exponent, false, call.queue_duration_ns));
+    RETURN_IF_ERROR(ParseValue(*table, kernel_start.column, kernel_start.exponent, false, call.kernel_start_ns));
+    RETURN_IF_ERROR(ParseValue(*table, kernel_dur.column, kernel_dur.exponent, false, call.kernel_duration_ns));
+    RETURN_IF_ERROR(CheckEnd(*table, kernel_dur.column, call.kernel_start_ns, call.kernel_duration_ns));
+    RETURN_IF_ERROR(ParseValue(*table, pid_col, 0, false, call.pid));
+    RETURN_IF_ERROR(ParseValue(*table, tid_col, 0, false, call.tid));
+    RETURN_IF_ERROR(ParseValue(*table, corr_col, 0, false, call.correlation_id));
+    if (api_name_col >= 0) call.api_name = names.Intern(TrimSpaces(f[static_cast<size_t>(api_name_col)]));
+    if (kernel_name_col >= 0) {
+      call.kernel_name = names.Intern(TrimSpaces(f[static_cast<size_t>(kernel_name_col)]));
+    }
+    batch.push_back(call);
+    ++report.rows;
+    if (batch.size() == kReaderBatchRows) {
+      RETURN_IF_ERROR(sink.OnLaunchCalls(batch, pool));
+      batch.clear();
+    }
+  }
+  if (report.rows == 0) return ErrorAt(display_name, table->header_line(), "no rows after the header");
+  if (!batch.empty()) RETURN_IF_ERROR(sink.OnLaunchCalls(batch, pool));
+  return report;
+}
+
+Result<ReadReport> ReadNsysApiTrace(ByteSource& source, std::string_view display_name, TraceSink& sink) {
+  ASSIGN_OR_RETURN(auto table, NsysCsvTable::Open(source, display_name, InputKind::kNsysApiTraceCsv));
+  ASSIGN_OR_RETURN(TimeColumn start, RequiredTime(*table, {"Start"}));
+  ASSIGN_OR_RETURN(TimeColumn duration, RequiredTime(*table, {"Duration"}));
+  ASSIGN_OR_RETURN(const int name_col, table->Require({"Name"}));
+  const CsvHeader& header = table->header();
+  const int pid_col = header.Find({"Pid", "PID"});
+  const int tid_col = header.Find({"Tid", "TID"});
+  const int corr_col = header.Find({"CorrID", "CorrId"});
+
+  ReadReport report = ReportFor(InputKind::kNsysApiTraceCsv, *table, start.column, "api-trace");
+  StringPool pool;
+  NameCache names(pool);
+  // Per distinct name as written: its normalized id, or -1 when it is not a launch API.
+  std::vector<int64_t> launch_id_by_name;
+  std::vector<LaunchCall> batch;
+  batch.reserve(kReaderBatchRows);
+  for (;;) {
+    ASSIGN_OR_RETURN(bool more, table->NextRow());
+    if (!more) break;
+    ++report.rows;
+    NameId raw = names.Intern(TrimSpaces(table->fields()[static_cast<size_t>(name_col)]));
+    if (raw >= launch_id_by_name.size()) launch_id_by_name.resize(raw + 1, -2);
+    if (launch_id_by_name[raw] == -2) {
+      std::string normalized(NormalizeCudaApiName(pool.Get(raw)));
+      launch_id_by_name[raw] =
+          IsKernelLaunchApi(normalized) ? static_cast<int64_t>(names.Intern(normalized)) : int64_t{-1};
+      if (launch_id_by_name.size() < pool.size()) launch_id_by_name.resize(pool.size(), -2);
+    }
+    LaunchCall call;
+    call.line = table->line();
+    RETURN_IF_ERROR(ParseValue(*table, start.column, start.exponent, true, call.api_start_ns));
+    RETURN_IF_ERROR(ParseValue(*table, duration.column, duration.exponent, true, call.api_duration_ns));
+    RETURN_IF_ERROR(CheckEnd(*table, duration.column, call.api_start_ns, call.api_duration_ns));
+    if (launch_id_by_name[raw] < 0) continue;
+    call.api_name = static_cast<NameId>(launch_id_by_name[raw]);
+    RETURN_IF_ERROR(ParseValue(*table, pid_col, 0, false, call.pid));
+    RETURN_IF_ERROR(ParseValue(*table, tid_col, 0, false, call.tid));
+    RETURN_IF_ERROR(ParseValue(*table, corr_col, 0, false, call.correlation_id));
+    batch.push_back(call);
+    if (batch.size() == kReaderBatchRows) {
+      RETURN_IF_ERROR(sink.OnLaunchCalls(batch, pool));
+      batch.clear();
+    }
+  }
+  if (report.rows == 0) return ErrorAt(display_name, table->header_line(), "no rows after the header");
+  if (!batch.empty()) RETURN_IF_ERROR(sink.OnLaunchCalls(batch, pool));
+  return report;
+}
+
+}  // namespace stepstat

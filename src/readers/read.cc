@@ -1,0 +1,43 @@
+// ReadInput: one entry point for every input kind.
+#include <memory>
+
+#include "io/byte_source.h"
+#include "readers/nsys_csv_readers.h"
+#include "stepstat/read.h"
+
+namespace stepstat {
+
+std::string_view InputKindName(InputKind kind) {
+  switch (kind) {
+    case InputKind::kNsysGpuTraceCsv: return "nsys cuda_gpu_trace CSV";
+    case InputKind::kNsysKernExecTraceCsv: return "nsys cuda_kern_exec_trace CSV";
+    case InputKind::kNsysApiTraceCsv: return "nsys cuda_api_trace CSV";
+    case InputKind::kNsysNvtxTraceCsv: return "nsys NVTX trace CSV";
+    case InputKind::kNsysSqlite: return "nsys SQLite export";
+    case InputKind::kKinetoJson: return "PyTorch profiler JSON trace";
+  }
+  return "unknown";
+}
+
+Result<ReadReport> ReadInput(const std::filesystem::path& path, std::string_view display_name,
+                             InputKind kind, TraceSink& sink) {
+  switch (kind) {
+    case InputKind::kNsysSqlite:
+      return ErrorAt(display_name, 0, "nsys SQLite exports are not supported yet");
+    case InputKind::kKinetoJson:
+      return ErrorAt(display_name, 0, "PyTorch profiler JSON traces are not supported yet");
+    case InputKind::kNsysNvtxTraceCsv:
+      return ErrorAt(display_name, 0, "NVTX trace CSVs are not supported as an input here");
+    default:
+      break;
+  }
+  ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenByteSource(path, display_name));
+  switch (kind) {
+    case InputKind::kNsysGpuTraceCsv: return ReadNsysGpuTrace(*source, display_name, sink);
+    case InputKind::kNsysKernExecTraceCsv: return ReadNsysKernExecTrace(*source, display_name, sink);
+    case InputKind::kNsysApiTraceCsv: return ReadNsysApiTrace(*source, display_name, sink);
+    default: return ErrorAt(display_name, 0, "unsupported input kind");
+  }
+}
+
+}  // namespace stepstat

@@ -1,0 +1,48 @@
+// A TraceSink for tests: keeps every op and call, with names resolved to strings during the
+// callback (the reader's pool dies with the reader).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "stepstat/trace.h"
+
+namespace stepstat {
+
+struct CollectedOp {
+  GpuOp op;
+  std::string name;
+  std::string device;
+};
+
+struct CollectedCall {
+  LaunchCall call;
+  std::string api_name;
+  std::string kernel_name;
+};
+
+class CollectingSink : public TraceSink {
+ public:
+  Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override {
+    ++batches;
+    for (const GpuOp& op : ops) {
+      this->ops.push_back({op, std::string(names.Get(op.name)), std::string(names.Get(op.device))});
+    }
+    return fail_after_batches > 0 && batches >= fail_after_batches ? Status::Error("sink full") : Status::Ok();
+  }
+  Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override {
+    ++batches;
+    for (const LaunchCall& call : calls) {
+      this->calls.push_back(
+          {call, std::string(names.Get(call.api_name)), std::string(names.Get(call.kernel_name))});
+    }
+    return fail_after_batches > 0 && batches >= fail_after_batches ? Status::Error("sink full") : Status::Ok();
+  }
+
+  std::vector<CollectedOp> ops;
+  std::vector<CollectedCall> calls;
+  int batches = 0;
+  int fail_after_batches = 0;  ///< > 0: return an error from that batch on
+};
+
+}  // namespace stepstat
