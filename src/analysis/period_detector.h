@@ -11,7 +11,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>  // trace.h needs it until the csv branch fix is merged
 #include <span>
 #include <vector>
 

@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "io/byte_source.h"
+#include "readers/nsys_csv_nvtx.h"
 #include "readers/nsys_csv_readers.h"
 #include "stepstat/read.h"
 
@@ -26,8 +27,6 @@ Result<ReadReport> ReadInput(const std::filesystem::path& path, std::string_view
       return ErrorAt(display_name, 0, "nsys SQLite exports are not supported yet");
     case InputKind::kKinetoJson:
       return ErrorAt(display_name, 0, "PyTorch profiler JSON traces are not supported yet");
-    case InputKind::kNsysNvtxTraceCsv:
-      return ErrorAt(display_name, 0, "NVTX trace CSVs are not supported as an input here");
     default:
       break;
   }
@@ -36,6 +35,7 @@ Result<ReadReport> ReadInput(const std::filesystem::path& path, std::string_view
     case InputKind::kNsysGpuTraceCsv: return ReadNsysGpuTrace(*source, display_name, sink);
     case InputKind::kNsysKernExecTraceCsv: return ReadNsysKernExecTrace(*source, display_name, sink);
     case InputKind::kNsysApiTraceCsv: return ReadNsysApiTrace(*source, display_name, sink);
+    case InputKind::kNsysNvtxTraceCsv: return ReadNsysNvtxTrace(*source, display_name, sink);
     default: return ErrorAt(display_name, 0, "unsupported input kind");
   }
 }
