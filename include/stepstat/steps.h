@@ -128,3 +128,15 @@ StepStats StepStatsOf(const StepsReport& report, const StepRecord& step, const P
 Result<size_t> ChooseStep(const StepsReport& report, std::string_view which);
 
 }  // namespace stepstat
+
+namespace stepstat {
+
+/// The steps report as JSON, printed as Python's json.dumps(report, indent=2) would (plus a
+/// final newline): per-step summaries with the reference keys, then the steady state.
+std::string StepsToJson(const StepsReport& report, const Policy& policy);
+/// One aligned text row per step, then the steady-state distribution.
+std::string StepsToTable(const StepsReport& report, const Policy& policy);
+/// The same as GitHub Markdown tables.
+std::string StepsToMarkdown(const StepsReport& report, const Policy& policy);
+
+}  // namespace stepstat

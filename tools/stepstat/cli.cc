@@ -26,6 +26,7 @@ int Run(int argc, char** argv) {
 
   Action action;
   AddSummarizeCommand(app, action);
+  AddStepsCommand(app, action);
 
   try {
     app.parse(argc, argv);

@@ -2,6 +2,11 @@
 #pragma once
 
 #include <functional>
+#include <string>
+#include <vector>
+
+#include "stepstat/policy.h"
+#include "stepstat/status.h"
 
 namespace CLI {
 class App;
@@ -15,5 +20,10 @@ using Action = std::function<int()>;
 /// Each adds its subcommand to `app` and, when that subcommand is parsed, sets `action`.
 void AddSummarizeCommand(CLI::App& app, Action& action);
 void AddSynthCommand(CLI::App& app, Action& action);
+void AddStepsCommand(CLI::App& app, Action& action);
+
+/// `summarize --step N|median`: the reference JSON of one step of a whole-run capture.
+Result<std::string> SummarizeOneStep(const std::vector<std::string>& inputs, const Policy& policy,
+                                     const std::string& steps_regex, const std::string& which);
 
 }  // namespace stepstat::cli
