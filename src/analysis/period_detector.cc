@@ -161,10 +161,13 @@ size_t BestCut(std::span<const NameId> names, std::span<const int64_t> idle, siz
       best_count = count;
     }
   }
-  size_t center = begin + best.phase;
+  // The kernel right after the largest gap near that phase, looked for in the second period
+  // when there is one: the first kernel of a trace has no gap before it. The caller walks
+  // back from this cut to the earlier ones.
+  size_t center = begin + best.phase + (begin + best.phase + period < end ? period : 0);
   size_t cut = center;
-  for (size_t j = std::max(begin, center >= kDrift ? center - kDrift : 0);
-       j < end && j <= center + kDrift; ++j) {
+  for (size_t j = center - std::min(kDrift, center - begin); j < end && j <= center + kDrift;
+       ++j) {
     bool larger = idle[j] > idle[cut];
     bool rarer = idle[j] == idle[cut] && CountOf(occ, names[j]) < CountOf(occ, names[cut]);
     if (larger || rarer) cut = j;
@@ -285,7 +288,7 @@ PeriodDetection DetectPeriod(std::span<const NameId> names, std::span<const int6
   std::vector<size_t> before;  // cuts before the first, walking back through the warm-up
   for (size_t b = cuts.first; b >= p;) {
     size_t cut = Resync(names, anchor, b - p, slack, 0, b);
-    if (cut <= slack || cut >= b) break;
+    if (cut == 0 || cut >= b) break;
     before.push_back(cut);
     b = cut;
   }
