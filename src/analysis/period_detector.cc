@@ -207,7 +207,7 @@ Cuts CutForward(std::span<const NameId> names, std::span<const int64_t> idle, si
   for (size_t b = cuts.first; b + period < n;) {
     size_t cut = Resync(names, anchor, b + period, slack, b + 1, n);
     // A few kernels left after the last full step are that step's noise, not a new step.
-    if (cut <= b || cut + slack >= n) break;
+    if (cut <= b || n - cut < std::max<size_t>(1, period / 20)) break;
     cuts.forward.push_back(cut);
     b = cut;
   }
