@@ -74,7 +74,9 @@ TEST_P(Golden, MatchesExpectedOutput) {
   if (fs::exists(dir / "absent")) {
     std::istringstream names(ReadAll(dir / "absent"));
     for (std::string name; std::getline(names, name);) {
-      if (!name.empty()) EXPECT_FALSE(fs::exists(dir / name)) << name << " was written";
+      if (!name.empty()) {
+        EXPECT_FALSE(fs::exists(dir / name)) << name << " was written";
+      }
     }
   }
   std::string want_exit = fs::exists(dir / "exit") ? Trimmed(ReadAll(dir / "exit")) : "0";

@@ -89,6 +89,7 @@ struct Plan {
   size_t step_count = 0;
   std::function<int32_t(const LaunchCall&)> launch_step;  // empty: no launch pass
   std::function<int32_t(const GpuOp&)> op_step;
+  std::function<void()> after_launches;  // optional
 };
 
 // Runs the launch and GPU passes; a GPU trace out of order is read again, buffered.
@@ -107,6 +108,7 @@ Result<std::vector<StepTotals>> Accumulate(const StepsInputs& inputs, const Poli
           ReadInput(source.path, source.display_name, source.kind, launch_sink).status());
     }
     steps.FinishLaunches();
+    if (plan.after_launches) plan.after_launches();
     StepGpuSink gpu_sink(steps, plan.op_step, inputs.trace.gpu.display_name);
     Status read = ReadGpuSide(inputs.trace.gpu, gpu_sink);
     if (steps.unsorted() && !buffered) continue;
@@ -167,6 +169,7 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
       attributed_calls += step != kNoStep;
       return step;
     };
+    plan.after_launches = [&runs] { runs.Freeze(); };
     plan.op_step = [&](const GpuOp& op) {
       int64_t key = keys.Of(op);
       return key < 0 ? kNoStep : runs.Find(key);
@@ -181,6 +184,7 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
     // No launch call fell in a step range (or none can be joined): GPU time windows it is,
     // and no per-step launch overlap.
     plan.launch_step = nullptr;
+    plan.after_launches = nullptr;
     plan.op_step = by_window;
     report.attribution = StepAttribution::kGpuTimeWindow;
     ASSIGN_OR_RETURN(totals, Accumulate(inputs, policy, classifier, options, plan));

@@ -77,11 +77,29 @@ void StepKeyRuns::Add(int64_t key, int32_t step) {
   runs_.emplace(key, Run{key, step});
 }
 
-int32_t StepKeyRuns::Find(int64_t key) const {
-  auto next = runs_.upper_bound(key);
-  if (next == runs_.begin()) return kNoStep;
-  auto run = std::prev(next);
-  return key <= run->second.last ? run->second.step : kNoStep;
+void StepKeyRuns::Freeze() {
+  frozen_.clear();
+  for (const auto& [first, run] : runs_) frozen_.push_back({first, run.last, run.step});
+  runs_.clear();
+  cursor_ = 0;
+}
+
+int32_t StepKeyRuns::Find(int64_t key) {
+  if (frozen_.empty()) return kNoStep;
+  // GPU ops arrive in start order, so their keys mostly increase: try where the last one was.
+  for (size_t i = cursor_; i < frozen_.size() && i < cursor_ + 2; ++i) {
+    if (frozen_[i].first <= key && key <= frozen_[i].last) {
+      cursor_ = i;
+      return frozen_[i].step;
+    }
+  }
+  auto next = std::upper_bound(frozen_.begin(), frozen_.end(), key,
+                               [](int64_t k, const FrozenRun& r) { return k < r.first; });
+  if (next == frozen_.begin()) return kNoStep;
+  --next;
+  if (key > next->last) return kNoStep;
+  cursor_ = static_cast<size_t>(next - frozen_.begin());
+  return next->step;
 }
 
 int32_t WindowStepFinder::StepOf(int64_t time_ns) const {

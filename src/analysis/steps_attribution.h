@@ -44,17 +44,26 @@ class StepKeyRuns {
  public:
   /// Records that `key` belongs to `step` (kNoStep too: it stops a run from covering it).
   void Add(int64_t key, int32_t step);
-  /// The step of the run containing `key`, or kNoStep. Keys between two recorded keys of
-  /// one step (e.g. the correlation id of a memcpy issued between two launches) belong to it.
-  int32_t Find(int64_t key) const;
-  size_t runs() const { return runs_.size(); }
+  /// Ends the Add phase: the runs move to a sorted array for lookups.
+  void Freeze();
+  /// The step of the run containing `key`, or kNoStep; requires Freeze(). Keys between two
+  /// recorded keys of one step (e.g. the correlation id of a memcpy issued between two
+  /// launches) belong to it. Lookups of increasing keys are the fast case.
+  int32_t Find(int64_t key);
+  size_t runs() const { return runs_.size() + frozen_.size(); }
 
  private:
   struct Run {
     int64_t last;
     int32_t step;
   };
+  struct FrozenRun {
+    int64_t first, last;
+    int32_t step;
+  };
   std::map<int64_t, Run> runs_;  // first key -> run
+  std::vector<FrozenRun> frozen_;
+  size_t cursor_ = 0;
 };
 
 /// Steps as windows on one timeline: step k covers [starts[k], starts[k+1]); the last

@@ -35,7 +35,8 @@ Distribution Describe(std::string metric, std::vector<double> values) {
   double variance = 0;
   for (double v : values) variance += (v - mean) * (v - mean);
   variance /= static_cast<double>(values.size());
-  d.cv = mean == 0 ? 0.0 : std::sqrt(variance) / mean;
+  // Identical values vary by nothing, whatever rounding the mean picked up.
+  d.cv = mean == 0 || d.min == d.max ? 0.0 : std::sqrt(variance) / mean;
   return d;
 }
 

@@ -17,6 +17,7 @@ TEST(StepKeyRuns, IncreasingKeysFormOneRunPerStep) {
   for (int64_t key = 10; key < 20; key += 2) runs.Add(key, 0);
   runs.Add(21, kNoStep);
   for (int64_t key = 30; key < 40; key += 3) runs.Add(key, 1);
+  runs.Freeze();
   EXPECT_EQ(runs.runs(), 3u);
   EXPECT_EQ(runs.Find(9), kNoStep);
   EXPECT_EQ(runs.Find(10), 0);
@@ -35,6 +36,7 @@ TEST(StepKeyRuns, OutOfOrderKeysSplitRuns) {
   runs.Add(5, 0);   // before: extends the first run
   runs.Add(25, 2);
   runs.Add(22, 2);  // between runs: joins the next
+  runs.Freeze();
   EXPECT_EQ(runs.Find(5), 0);
   EXPECT_EQ(runs.Find(14), 0);
   EXPECT_EQ(runs.Find(15), 1);
@@ -180,6 +182,7 @@ std::vector<StepTotals> Attribute(SyntheticRun& run, bool buffer) {
   });
   EXPECT_TRUE(launches.OnLaunchCalls(run.calls, run.names).ok());
   steps.FinishLaunches();
+  keys.Freeze();
   StepGpuSink gpu(steps, [&](const GpuOp& op) { return keys.Find(op.correlation_id); }, "t");
   EXPECT_TRUE(gpu.OnGpuOps(run.ops, run.names).ok());
   steps.FinishOps();

@@ -77,9 +77,9 @@ std::string Preamble(const StepsReport& report) {
   return text;
 }
 
-// Text columns: left-aligned for words, right-aligned for numbers (the first two columns
-// of the step table and the first of the distribution are words).
-std::string Aligned(const std::vector<Row>& rows, size_t word_columns) {
+// Columns: left-aligned for words, right-aligned for numbers. The first `word_columns` are
+// words, and the last one too when `words_last` (the step table's flags).
+std::string Aligned(const std::vector<Row>& rows, size_t word_columns, bool words_last) {
   std::vector<size_t> width(rows.front().size(), 0);
   for (const Row& row : rows) {
     for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
@@ -89,7 +89,7 @@ std::string Aligned(const std::vector<Row>& rows, size_t word_columns) {
     std::string line;
     for (size_t i = 0; i < row.size(); ++i) {
       if (i > 0) line += "  ";
-      bool left = i < word_columns || i + 1 == row.size();
+      bool left = i < word_columns || (words_last && i + 1 == row.size());
       line += left ? fmt::format("{:<{}}", row[i], width[i]) : fmt::format("{:>{}}", row[i], width[i]);
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
@@ -107,7 +107,7 @@ std::string MarkdownCell(const std::string& text) {
   return out;
 }
 
-std::string Markdown(const std::vector<Row>& rows, size_t word_columns) {
+std::string Markdown(const std::vector<Row>& rows, size_t word_columns, bool words_last) {
   std::string out;
   for (size_t r = 0; r < rows.size(); ++r) {
     out += '|';
@@ -116,7 +116,8 @@ std::string Markdown(const std::vector<Row>& rows, size_t word_columns) {
     if (r == 0) {
       out += '|';
       for (size_t i = 0; i < rows[r].size(); ++i) {
-        out += i < word_columns || i + 1 == rows[r].size() ? " --- |" : " ---: |";
+        bool left = i < word_columns || (words_last && i + 1 == rows[r].size());
+        out += left ? " --- |" : " ---: |";
       }
       out += '\n';
     }
@@ -127,16 +128,16 @@ std::string Markdown(const std::vector<Row>& rows, size_t word_columns) {
 }  // namespace
 
 std::string StepsToTable(const StepsReport& report, const Policy& policy) {
-  return Preamble(report) + "\n\n" + Aligned(StepRows(report, policy), 2) +
+  return Preamble(report) + "\n\n" + Aligned(StepRows(report, policy), 2, true) +
          "\nsteady state (" + std::to_string(report.steady_count) + " steps)\n" +
-         Aligned(DistributionRows(report), 1);
+         Aligned(DistributionRows(report), 1, false);
 }
 
 std::string StepsToMarkdown(const StepsReport& report, const Policy& policy) {
   return "### Steps\n\n" + MarkdownCell(Preamble(report)) + "\n\n" +
-         Markdown(StepRows(report, policy), 2) + "\n### Steady state (" +
+         Markdown(StepRows(report, policy), 2, true) + "\n### Steady state (" +
          std::to_string(report.steady_count) + " steps)\n\n" +
-         Markdown(DistributionRows(report), 1);
+         Markdown(DistributionRows(report), 1, false);
 }
 
 }  // namespace stepstat
