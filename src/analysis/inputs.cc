@@ -46,6 +46,8 @@ Result<SummaryInputs> ResolveInputs(const std::vector<std::string>& args) {
     if (!gpu) {
       std::error_code ec;
       if (fs::exists(fs::path(arg), ec)) return ErrorAt(arg, 0, "not a regular file");
+      // A name with an extension was meant as a file, not as an nsys output base.
+      if (fs::path(arg).has_extension()) return ErrorAt(arg, 0, "no such file");
       return ErrorAt(arg, 0,
                      "no such file, and no nsys output " + arg + "_cuda_gpu_trace.csv beside it");
     }

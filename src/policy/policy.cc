@@ -212,7 +212,7 @@ Status PolicyParser::ParseComponents(const toml::node& node, Policy* policy) con
     if (rule.name.empty()) {
       return Error(name_node->source(), numbered + ": 'name' must not be empty");
     }
-    const toml::source_region& name_place = table.get("name")->source();
+    const toml::source_region& name_place = name_node->source();
     if (rule.name == "other") {
       return Error(name_place, context +
                                    ": the name 'other' is reserved for unmatched kernels "

@@ -85,6 +85,59 @@ TEST(DefaultPolicy, DescriptionsMatchTheReferenceOutput) {
   EXPECT_EQ(ours, ReferenceDescriptions(json));
 }
 
+// Cases from ../shared/spec/dit-nvfp4-rules.md that labeled.tsv does not cover (nsys spelling).
+TEST(DefaultPolicy, FollowsTheRulesNotes) {
+  Result<Policy> policy = BuiltinPolicy(kDefaultPolicyName);
+  ASSERT_TRUE(policy.ok()) << policy.status().message();
+  Result<Classifier> classifier = Classifier::Create(*policy);
+  ASSERT_TRUE(classifier.ok()) << classifier.status().message();
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"void at::native::reduce_kernel<(int)512, (int)1, at::native::ReduceOp<c10::BFloat16, "
+       "at::native::MeanOps<float, float, float, float>, unsigned int, c10::BFloat16, (int)4>>(T3)",
+       "norm_and_rope"},  // Sage's k.mean()
+      {"void at::native::reduce_kernel<(int)512, (int)1, at::native::ReduceOp<float, "
+       "at::native::func_wrapper_t<float, at::native::MaxNanFunctor<float>>, unsigned int, float, "
+       "(int)4>>(T3)",
+       "nvfp4_packing"},  // absmax
+      {"void at::native::vectorized_elementwise_kernel<(int)4, at::native::AbsFunctor<c10::BFloat16>, "
+       "std::array<char *, (unsigned long)2>>(int, T2, T3)",
+       "nvfp4_packing"},
+      {"void at::native::vectorized_elementwise_kernel<(int)4, at::native::FillFunctor<int>, "
+       "std::array<char *, (unsigned long)1>>(int, T2, T3)",
+       "nvfp4_packing"},  // zero-fill of a block-scale buffer
+      {"void at::native::vectorized_elementwise_kernel<(int)4, at::native::FillFunctor<float>, "
+       "std::array<char *, (unsigned long)1>>(int, T2, T3)",
+       "other"},  // float fills are not scale buffers
+      {"void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<cute::tuple<int, int, int, "
+       "int>, cutlass::gemm::collective::CollectiveMma<cutlass::gemm::"
+       "MainloopSm120TmaWarpSpecializedBlockScaled<(int)3, (int)2, cute::tuple<cute::C<(int)1>, "
+       "cute::C<(int)1>, cute::C<(int)1>>, cutlass::gemm::"
+       "KernelTmaWarpSpecializedCooperativeBlockScaledSm120<(int)3>>, cute::tuple<cute::C<(int)128>, "
+       "cute::C<(int)128>, cute::C<(int)256>>, cute::tuple<cutlass::nv_float4_t<cutlass::float_e2m1_t>, "
+       "cutlass::float_ue4m3_t>>>>(T1::Params)",
+       "nvfp4_gemms"},
+      {"void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<cute::tuple<int, int, int, "
+       "int>, cutlass::gemm::collective::CollectiveMma<cutlass::gemm::"
+       "MainloopSm90TmaGmmaWarpSpecializedBlockScalingFP8<(int)4, cute::tuple<cute::C<(int)1>, "
+       "cute::C<(int)2>, cute::C<(int)1>>, cutlass::gemm::"
+       "KernelTmaWarpSpecializedCooperativeFP8BlockScaledAccum<(int)128>>, cutlass::float_e4m3_t>>>(T1::Params)",
+       "other"},  // FP8 blockwise: not block-scaled
+      {"void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<cute::tuple<int, int, int, "
+       "int>, cutlass::gemm::collective::CollectiveMma<cutlass::gemm::"
+       "MainloopSm120TmaWarpSpecializedBlockwiseScaling<(int)3, (int)2, cute::tuple<cute::C<(int)1>, "
+       "cute::C<(int)1>, cute::C<(int)1>>, cutlass::gemm::KernelScheduleSm120Blockwise>, "
+       "cutlass::float_e4m3_t>>>(T1::Params)",
+       "other"},
+      {"nvjet_sm121_tst_mma_192x144x64_2_48x72x64_tmaAB_alignCD4_bz_TNNN", "other"},  // dense BF16
+  };
+  for (const auto& [kernel, expected] : cases) {
+    const int index = classifier->Classify(kernel);
+    EXPECT_EQ(index == classifier->other_index() ? "other" : policy->components[index].name,
+              expected)
+        << kernel;
+  }
+}
+
 TEST(DefaultPolicy, EveryLabeledKernelNameLandsInItsComponent) {
   std::ifstream in(STEPSTAT_SHARED_DIR "/data/kernel-names/labeled.tsv", std::ios::binary);
   if (!in) GTEST_SKIP() << "labeled.tsv not found under " STEPSTAT_SHARED_DIR "/data/kernel-names";

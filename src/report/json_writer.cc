@@ -168,6 +168,12 @@ JsonWriter& JsonWriter::Int(int64_t value) {
   return *this;
 }
 
+JsonWriter& JsonWriter::UInt(uint64_t value) {
+  BeforeItem(false);
+  out_ += std::to_string(value);
+  return *this;
+}
+
 JsonWriter& JsonWriter::Double(double value) {
   BeforeItem(false);
   AppendPythonFloat(value, &out_);

@@ -3,10 +3,12 @@
 // output by emitting keys and values in order.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace stepstat {
@@ -33,6 +35,7 @@ class JsonWriter {
 
   JsonWriter& String(std::string_view value);
   JsonWriter& Int(int64_t value);
+  JsonWriter& UInt(uint64_t value);
   JsonWriter& Double(double value);  ///< Python's float spelling (python_float.h)
   JsonWriter& Bool(bool value);
   JsonWriter& Null();
@@ -41,8 +44,13 @@ class JsonWriter {
   JsonWriter& Field(std::string_view key, std::string_view value) { return Key(key).String(value); }
   JsonWriter& Field(std::string_view key, const std::string& value) { return Key(key).String(value); }
   JsonWriter& Field(std::string_view key, const char* value) { return Key(key).String(value); }
-  JsonWriter& Field(std::string_view key, int64_t value) { return Key(key).Int(value); }
-  JsonWriter& Field(std::string_view key, int value) { return Key(key).Int(value); }
+  template <typename T>
+    requires(std::integral<T> && !std::same_as<T, bool>)
+  JsonWriter& Field(std::string_view key, T value) {
+    Key(key);
+    if constexpr (std::is_signed_v<T>) return Int(value);
+    return UInt(value);
+  }
   JsonWriter& Field(std::string_view key, double value) { return Key(key).Double(value); }
   JsonWriter& Field(std::string_view key, bool value) { return Key(key).Bool(value); }
   JsonWriter& Field(std::string_view key, const std::optional<std::string>& value);

@@ -105,6 +105,25 @@ TEST(JsonWriter, TopLevelContainersAndScalars) {
             "[\n  [],\n  {}\n]");
   EXPECT_EQ(JsonWriter().Int(-9223372036854775807 - 1).text(), "-9223372036854775808");
   EXPECT_EQ(JsonWriter().Double(2.0).text(), "2.0");
+  EXPECT_EQ(JsonWriter().UInt(18446744073709551615u).text(), "18446744073709551615");
+}
+
+TEST(JsonWriter, FieldPicksTheJsonTypeFromTheCppType) {
+  const std::optional<std::string> absent;
+  JsonWriter json(std::nullopt);
+  json.BeginObject()
+      .Field("i", -3)
+      .Field("u", size_t{7})
+      .Field("big", uint64_t{18446744073709551615u})
+      .Field("d", 3.0)
+      .Field("b", true)
+      .Field("s", std::string("x"))
+      .Field("c", "y")
+      .Field("n", absent)
+      .Field("o", std::optional<std::string>("z"))
+      .EndObject();
+  EXPECT_EQ(json.text(), R"({"i": -3, "u": 7, "big": 18446744073709551615, "d": 3.0, "b": true, )"
+                         R"("s": "x", "c": "y", "n": null, "o": "z"})");
 }
 
 }  // namespace
