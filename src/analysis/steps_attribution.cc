@@ -28,16 +28,24 @@ int32_t LaunchStepFinder::Find(const Spans& spans, int64_t time_ns) {
   return kNoStep;
 }
 
-int32_t LaunchStepFinder::StepOf(int64_t pid, int64_t tid, int64_t time_ns) const {
+const LaunchStepFinder::Spans* LaunchStepFinder::SpansOf(int64_t pid, int64_t tid) const {
   if (auto thread = by_thread_.find({pid, tid}); thread != by_thread_.end()) {
-    return Find(thread->second, time_ns);
+    return &thread->second;
   }
   if (auto process = by_process_.find(pid); process != by_process_.end()) {
-    return Find(process->second, time_ns);
+    return &process->second;
   }
   // A source without process ids, or ranges without them: time alone.
-  if (pid < 0 || by_process_.count(-1)) return Find(all_, time_ns);
-  return kNoStep;
+  if (pid < 0 || by_process_.count(-1)) return &all_;
+  return nullptr;
+}
+
+int32_t LaunchStepFinder::StepOf(int64_t pid, int64_t tid, int64_t time_ns) const {
+  if (last_thread_ != std::pair(pid, tid)) {
+    last_thread_ = {pid, tid};
+    last_spans_ = SpansOf(pid, tid);
+  }
+  return last_spans_ ? Find(*last_spans_, time_ns) : kNoStep;
 }
 
 void StepKeyRuns::Add(int64_t key, int32_t step) {

@@ -34,9 +34,14 @@ class LaunchStepFinder {
   using Spans = std::vector<Span>;  // sorted by start
   static int32_t Find(const Spans& spans, int64_t time_ns);
 
+  const Spans* SpansOf(int64_t pid, int64_t tid) const;
+
   std::map<std::pair<int64_t, int64_t>, Spans> by_thread_;
   std::map<int64_t, Spans> by_process_;
   Spans all_;
+  // Calls come in runs from one thread: remember where the last thread's spans were.
+  mutable std::pair<int64_t, int64_t> last_thread_{-2, -2};
+  mutable const Spans* last_spans_ = nullptr;
 };
 
 /// Maps keys (correlation ids or kernel start times) to steps as runs of keys.
