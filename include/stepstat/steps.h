@@ -40,8 +40,8 @@ std::string_view StepAttributionName(StepAttribution attribution);
 
 /// Everything a step source and the attribution need beyond a summary's inputs.
 struct StepsInputs {
-  SummaryInputs trace;                 ///< GPU operations and, optionally, launch calls
-  std::optional<TraceInput> ranges;    ///< an nvtx_pushpop_trace / nvtx_gpu_proj_trace CSV
+  SummaryInputs trace;               ///< GPU operations and, optionally, launch calls
+  std::optional<TraceInput> ranges;  ///< an nvtx_pushpop_trace / nvtx_gpu_proj_trace CSV
 };
 
 /// Resolves `stepstat steps` INPUT arguments: ResolveInputs plus at most one NVTX CSV.
@@ -57,10 +57,11 @@ struct StepsOptions {
 };
 
 enum StepFlag : uint32_t {
-  kStepNoGpuWork = 1u << 0,       ///< no GPU operation was attributed to the step
-  kStepDominantKernel = 1u << 1,  ///< one kernel took more than dominant_kernel_fraction of the span
-  kStepSlow = 1u << 2,            ///< span >= slow_factor x the steady-state median
-  kStepPartial = 1u << 3,         ///< detector only: the prefix before the first cut or a short tail
+  kStepNoGpuWork = 1u << 0,  ///< no GPU operation was attributed to the step
+  kStepDominantKernel =
+      1u << 1,             ///< one kernel took more than dominant_kernel_fraction of the span
+  kStepSlow = 1u << 2,     ///< span >= slow_factor x the steady-state median
+  kStepPartial = 1u << 3,  ///< detector only: the prefix before the first cut or a short tail
 };
 /// Flag names in bit order, e.g. {"no_gpu_work", "slow"}.
 std::vector<std::string_view> StepFlagNames(uint32_t flags);

@@ -33,8 +33,8 @@ double MatchRate(std::span<const NameId> names, size_t period, size_t begin, siz
   size_t matches = 0;
   for (size_t i = begin; i < end; ++i) {
     size_t j = i + period;
-    bool near = period > 2 && (names[i] == names[j - 1] ||
-                               (j + 1 < names.size() && names[i] == names[j + 1]));
+    bool near = period > 2 &&
+                (names[i] == names[j - 1] || (j + 1 < names.size() && names[i] == names[j + 1]));
     matches += names[i] == names[j] || near;
   }
   return static_cast<double>(matches) / static_cast<double>(end - begin);
@@ -63,7 +63,7 @@ Occurrences CollectOccurrences(std::span<const NameId> names, size_t begin) {
 }
 
 struct Candidates {
-  std::map<size_t, int> support;       // period -> number of (name, k) that propose it
+  std::map<size_t, int> support;        // period -> number of (name, k) that propose it
   std::vector<size_t> regular_spacing;  // mode distance of each name recurring regularly
 };
 
@@ -166,8 +166,7 @@ size_t BestCut(std::span<const NameId> names, std::span<const int64_t> idle, siz
   // back from this cut to the earlier ones.
   size_t center = begin + best.phase + (begin + best.phase + period < end ? period : 0);
   size_t cut = center;
-  for (size_t j = center - std::min(kDrift, center - begin); j < end && j <= center + kDrift;
-       ++j) {
+  for (size_t j = center - std::min(kDrift, center - begin); j < end && j <= center + kDrift; ++j) {
     bool larger = idle[j] > idle[cut];
     bool rarer = idle[j] == idle[cut] && CountOf(occ, names[j]) < CountOf(occ, names[cut]);
     if (larger || rarer) cut = j;

@@ -26,10 +26,10 @@ struct PeriodDetectorOptions {
 
 struct PeriodDetection {
   bool found = false;
-  size_t period = 0;       ///< kernels per step
-  double match_rate = 0;   ///< of the chosen period in the steady part
-  size_t steady_start = 0; ///< where seq[i] == seq[i+p] starts to hold
-  size_t slack = 0;        ///< how far a cut may move to stay on the anchor name
+  size_t period = 0;        ///< kernels per step
+  double match_rate = 0;    ///< of the chosen period in the steady part
+  size_t steady_start = 0;  ///< where seq[i] == seq[i+p] starts to hold
+  size_t slack = 0;         ///< how far a cut may move to stay on the anchor name
   /// Kernel indexes where steps start, increasing, from 0. The first and last steps may be
   /// partial (shorter than period - slack): a warm-up prefix, a cut-off tail.
   std::vector<size_t> boundaries;

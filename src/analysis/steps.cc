@@ -3,6 +3,8 @@
 // 2. Launch calls → each call's step, the key → step runs and each step's launch union.
 // 3. GPU operations → each op's step → the per-step accumulators. Every pass streams; what
 // stays is one accumulator per step (and, for the detector, the kernel name sequence).
+#include "stepstat/steps.h"
+
 #include <algorithm>
 #include <optional>
 
@@ -11,7 +13,6 @@
 #include "analysis/steps_distribution.h"
 #include "analysis/steps_ranges.h"
 #include "analysis/steps_sink.h"
-#include "stepstat/steps.h"
 
 namespace stepstat {
 
@@ -50,9 +51,8 @@ class LaunchedKernelsSink : public TraceSink {
 
 Status ReadGpuSide(const TraceInput& input, TraceSink& sink) {
   LaunchedKernelsSink launched(sink);
-  TraceSink& target = input.kind == InputKind::kNsysKernExecTraceCsv
-                          ? static_cast<TraceSink&>(launched)
-                          : sink;
+  TraceSink& target =
+      input.kind == InputKind::kNsysKernExecTraceCsv ? static_cast<TraceSink&>(launched) : sink;
   return ReadInput(input.path, input.display_name, input.kind, target).status();
 }
 
@@ -125,10 +125,12 @@ struct KeyChoice {
   enum Kind { kUnknown, kCorrelation, kKernelStart } kind = kUnknown;
   int64_t Of(const LaunchCall& call) {
     if (kind == kUnknown) {
-      if (call.correlation_id >= 0) kind = kCorrelation;
-      else if (call.kernel_start_ns >= 0) kind = kKernelStart;
+      if (call.correlation_id >= 0)
+        kind = kCorrelation;
+      else if (call.kernel_start_ns >= 0)
+        kind = kKernelStart;
     }
-    return kind == kCorrelation ? call.correlation_id
+    return kind == kCorrelation   ? call.correlation_id
            : kind == kKernelStart ? call.kernel_start_ns
                                   : -1;
   }
@@ -273,7 +275,7 @@ Result<StepsReport> AnalyzeSteps(const StepsInputs& inputs, const Policy& policy
   StepsReport report;
   report.gpu_trace = inputs.trace.gpu.display_name;
 
-  const TraceInput* range_file = inputs.ranges ? &*inputs.ranges
+  const TraceInput* range_file = inputs.ranges                                ? &*inputs.ranges
                                  : HoldsLaunchesAndOps(inputs.trace.gpu.kind) ? &inputs.trace.gpu
                                                                               : nullptr;
   const bool by_regex = !options.range_regex.empty();

@@ -28,7 +28,8 @@ LongRun MakeLongRun(int64_t steps) {
   NameId step = run.names.Intern("train_step"), inner = run.names.Intern("forward");
   NameId kernels[kKernelsPerStep];
   for (int k = 0; k < kKernelsPerStep; ++k) {
-    kernels[k] = run.names.Intern(k % 3 ? "sgemm_nvfp4_128x128" : "flash_attn_fwd_" + std::to_string(k));
+    kernels[k] =
+        run.names.Intern(k % 3 ? "sgemm_nvfp4_128x128" : "flash_attn_fwd_" + std::to_string(k));
   }
   int64_t cpu = 0, gpu = 0, corr = 1;
   for (int64_t s = 0; s < steps; ++s) {
@@ -94,7 +95,8 @@ void BM_AttributeAndAccumulate(benchmark::State& state) {
     (void)launches.OnLaunchCalls(run.calls, run.names);
     acc.FinishLaunches();
     keys.Freeze();
-    StepGpuSink gpu(acc, [&](const GpuOp& op) { return keys.Find(op.correlation_id); }, "bench");
+    StepGpuSink gpu(
+        acc, [&](const GpuOp& op) { return keys.Find(op.correlation_id); }, "bench");
     (void)gpu.OnGpuOps(run.ops, run.names);
     acc.FinishOps();
     std::vector<StepTotals> totals = acc.TakeTotals();

@@ -137,12 +137,14 @@ void FinishStepsReport(StepsReport& report, const Policy& policy, const StepsOpt
       add("cpu_gpu_overlap.launch_api_overlap_percent", o.launch_api_overlap_percent);
     }
     for (const ComponentStats& c : st.components) {
-      column(i++, [&c] { return "components." + c.name + ".milliseconds"; })
-          .push_back(c.milliseconds);
+      column(i++, [&c] {
+        return "components." + c.name + ".milliseconds";
+      }).push_back(c.milliseconds);
     }
   }
   report.steady_state.clear();
-  for (auto& [name, values] : columns) report.steady_state.push_back(Describe(name, std::move(values)));
+  for (auto& [name, values] : columns)
+    report.steady_state.push_back(Describe(name, std::move(values)));
 }
 
 }  // namespace stepstat

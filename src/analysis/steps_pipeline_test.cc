@@ -85,7 +85,8 @@ std::string GpuTraceText(const GeneratedRun& run, int only_step = -1) {
     }
   }
   for (const Memcpy& m : run.copies) {
-    if (only_step < 0 || m.step == only_step) rows.push_back({m.start, m.dur, 0, "[CUDA memcpy Host-to-Device]"});
+    if (only_step < 0 || m.step == only_step)
+      rows.push_back({m.start, m.dur, 0, "[CUDA memcpy Host-to-Device]"});
   }
   std::sort(rows.begin(), rows.end(), [](auto& a, auto& b) { return a.start < b.start; });
   std::string text =
@@ -134,7 +135,9 @@ void WriteFile(const fs::path& path, const std::string& text) {
 
 Files WriteRun(const GeneratedRun& run, const std::string& tag) {
   Files f;
-  f.dir = fs::temp_directory_path() / ("stepstat_steps_" + tag + "_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  f.dir = fs::temp_directory_path() /
+          ("stepstat_steps_" + tag + "_" +
+           std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
   fs::create_directories(f.dir);
   f.gpu = f.dir / "run_cuda_gpu_trace.csv";
   f.kern_exec = f.dir / "run_cuda_kern_exec_trace.csv";
@@ -207,8 +210,8 @@ void ExpectSumsMatchWholeTrace(const StepsReport& report, const Files& files) {
 TEST(StepsPipeline, NvtxRangesWithKernExecJoinByKernelStart) {
   GeneratedRun run = Generate(12, 1);
   Files files = WriteRun(run, "nvtx_kexec");
-  Result<StepsReport> report = Analyze(
-      {files.gpu.string(), files.kern_exec.string(), files.nvtx.string()}, "train_step");
+  Result<StepsReport> report =
+      Analyze({files.gpu.string(), files.kern_exec.string(), files.nvtx.string()}, "train_step");
   ASSERT_TRUE(report.ok()) << report.status().message();
   EXPECT_EQ(report->source, StepSourceKind::kRanges);
   EXPECT_EQ(report->attribution, StepAttribution::kLaunchKernelStart);
@@ -266,8 +269,8 @@ TEST(StepsPipeline, NoAnnotationsFallsBackToTheKernelPeriod) {
 TEST(StepsPipeline, OneStepEqualsAHandCutTrace) {
   GeneratedRun run = Generate(9, 4);
   Files files = WriteRun(run, "handcut");
-  Result<StepsReport> report = Analyze(
-      {files.gpu.string(), files.kern_exec.string(), files.nvtx.string()}, "train_step");
+  Result<StepsReport> report =
+      Analyze({files.gpu.string(), files.kern_exec.string(), files.nvtx.string()}, "train_step");
   ASSERT_TRUE(report.ok()) << report.status().message();
   Result<size_t> median = ChooseStep(*report, "median");
   ASSERT_TRUE(median.ok());

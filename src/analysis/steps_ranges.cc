@@ -39,8 +39,8 @@ Status RangeCollector::OnRanges(std::span<const CpuRange> ranges, const StringPo
       if (!match && sample_names_.size() < kSampleNames) sample_names_.emplace_back(text);
     }
     if (match) {
-      matched_.push_back({range.start_ns, range.end_ns, range.pid, range.tid,
-                          std::string(names.Get(range.name))});
+      matched_.push_back(
+          {range.start_ns, range.end_ns, range.pid, range.tid, std::string(names.Get(range.name))});
     }
   }
   return Status::Ok();
@@ -50,7 +50,8 @@ std::vector<StepRange> RangeCollector::TakeSteps() {
   std::vector<StepRange> ranges = std::move(matched_);
   matched_.clear();
   std::sort(ranges.begin(), ranges.end(), [](const StepRange& a, const StepRange& b) {
-    return std::tie(a.pid, a.tid, a.start_ns, b.end_ns) < std::tie(b.pid, b.tid, b.start_ns, a.end_ns);
+    return std::tie(a.pid, a.tid, a.start_ns, b.end_ns) <
+           std::tie(b.pid, b.tid, b.start_ns, a.end_ns);
   });
   std::vector<StepRange> outermost;
   for (StepRange& range : ranges) {
@@ -62,7 +63,8 @@ std::vector<StepRange> RangeCollector::TakeSteps() {
     outermost.push_back(std::move(range));
   }
   std::sort(outermost.begin(), outermost.end(), [](const StepRange& a, const StepRange& b) {
-    return std::tie(a.start_ns, a.end_ns, a.pid, a.tid) < std::tie(b.start_ns, b.end_ns, b.pid, b.tid);
+    return std::tie(a.start_ns, a.end_ns, a.pid, a.tid) <
+           std::tie(b.start_ns, b.end_ns, b.pid, b.tid);
   });
   return outermost;
 }

@@ -51,9 +51,9 @@ void ExpectPartition(const std::vector<std::string>& args, const std::string& re
 
 TEST(StepsRealData, DetectedStepsPartitionEveryCsvGpuTrace) {
   int tested = 0;
-  for (const char* name : {"hcc_h100nvl_BN_cc", "hcc_h100nvl_streamcluster_cc",
-                           "hcc_h100nvl_knn_cc", "hcc_h100nvl_GRAMSCHM_uvm",
-                           "hcc_h100nvl_kmeans_cc"}) {
+  for (const char* name :
+       {"hcc_h100nvl_BN_cc", "hcc_h100nvl_streamcluster_cc", "hcc_h100nvl_knn_cc",
+        "hcc_h100nvl_GRAMSCHM_uvm", "hcc_h100nvl_kmeans_cc"}) {
     fs::path gpu = kRealDir / (std::string(name) + "_cuda_gpu_trace.csv");
     if (!fs::exists(gpu)) continue;
     ExpectPartition({gpu.string()}, "", 10);

@@ -66,8 +66,8 @@ Result<size_t> ChooseStep(const StepsReport& report, std::string_view which) {
   auto [end, error] = std::from_chars(which.data(), which.data() + which.size(), index);
   if (error != std::errc() || end != which.data() + which.size() || index >= report.steps.size()) {
     return Status::Error("--step: expected 'median' or a step index from 0 to " +
-                         std::to_string(report.steps.size() - 1) + ", got '" +
-                         std::string(which) + "'");
+                         std::to_string(report.steps.size() - 1) + ", got '" + std::string(which) +
+                         "'");
   }
   return index;
 }

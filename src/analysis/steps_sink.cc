@@ -127,8 +127,8 @@ void StepAccumulators::FinishOps() {
     s.kernel_buffer = {};
     StepTotals& t = s.totals;
     int64_t span = t.operation_count ? t.last_end_ns - t.first_start_ns : 0;
-    if (t.kernel_count > 0 &&
-        static_cast<double>(t.longest_kernel_ns) > dominant_kernel_fraction_ * static_cast<double>(span)) {
+    if (t.kernel_count > 0 && static_cast<double>(t.longest_kernel_ns) >
+                                  dominant_kernel_fraction_ * static_cast<double>(span)) {
       t.longest_kernel_name = longest_names_[s.longest_kernel];
     }
   }

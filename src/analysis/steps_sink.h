@@ -55,7 +55,9 @@ class StepAccumulators {
     size_t launch_cursor = 0;
     NameId longest_kernel = 0;
   };
-  Step& At(int32_t step) { return steps_[step < 0 ? steps_.size() - 1 : static_cast<size_t>(step)]; }
+  Step& At(int32_t step) {
+    return steps_[step < 0 ? steps_.size() - 1 : static_cast<size_t>(step)];
+  }
   int ComponentOf(NameId name, const StringPool& names);
   static void AddKernelComponent(Step& s, const Interval& component);
 

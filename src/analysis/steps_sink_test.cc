@@ -73,9 +73,9 @@ TEST(RangeCollector, KeepsOutermostMatchPerThreadSortedByStart) {
     return r;
   };
   std::vector<CpuRange> ranges = {
-      range(0, 100, 1, "train_step"),       range(10, 20, 1, "step_forward"),  // nested
-      range(100, 200, 1, "train_step"),     range(5, 50, 2, "data_step"),      // other thread
-      range(0, 1000, 1, "epoch"),           range(300, 400, 1, "eval"),
+      range(0, 100, 1, "train_step"),   range(10, 20, 1, "step_forward"),  // nested
+      range(100, 200, 1, "train_step"), range(5, 50, 2, "data_step"),      // other thread
+      range(0, 1000, 1, "epoch"),       range(300, 400, 1, "eval"),
   };
   ASSERT_TRUE(collector->OnRanges(ranges, names).ok());
   std::vector<StepRange> steps = collector->TakeSteps();
@@ -183,7 +183,8 @@ std::vector<StepTotals> Attribute(SyntheticRun& run, bool buffer) {
   EXPECT_TRUE(launches.OnLaunchCalls(run.calls, run.names).ok());
   steps.FinishLaunches();
   keys.Freeze();
-  StepGpuSink gpu(steps, [&](const GpuOp& op) { return keys.Find(op.correlation_id); }, "t");
+  StepGpuSink gpu(
+      steps, [&](const GpuOp& op) { return keys.Find(op.correlation_id); }, "t");
   EXPECT_TRUE(gpu.OnGpuOps(run.ops, run.names).ok());
   steps.FinishOps();
   return steps.TakeTotals();
@@ -295,7 +296,7 @@ TEST(StepsDistribution, WarmupSlowAndMedianStep) {
   EXPECT_FALSE(report.steps[2].warmup);
   EXPECT_EQ(report.warmup_count, 2);
   EXPECT_EQ(report.steady_count, 8);
-  EXPECT_TRUE(report.steps[6].flags & kStepSlow);     // 250 >= 2 x median 100
+  EXPECT_TRUE(report.steps[6].flags & kStepSlow);  // 250 >= 2 x median 100
   EXPECT_TRUE(report.steps[0].flags & kStepSlow);
   EXPECT_FALSE(report.steps[1].flags & kStepSlow);
   EXPECT_TRUE(report.steps[8].flags & kStepNoGpuWork);

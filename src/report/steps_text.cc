@@ -24,8 +24,8 @@ std::string FlagsOf(const StepRecord& step) {
 
 std::vector<Row> StepRows(const StepsReport& report, const Policy& policy) {
   std::vector<Row> rows;
-  rows.push_back({"step", "name", "span ms", "kernels", "kernel ms", "busy %", "gaps",
-                  "idle ms", "max gap ms", "launch overlap %", "top component", "flags"});
+  rows.push_back({"step", "name", "span ms", "kernels", "kernel ms", "busy %", "gaps", "idle ms",
+                  "max gap ms", "launch overlap %", "top component", "flags"});
   for (const StepRecord& step : report.steps) {
     StepStats s = StepStatsOf(report, step, policy);
     const ComponentStats* top = nullptr;
@@ -65,10 +65,10 @@ std::vector<Row> DistributionRows(const StepsReport& report) {
 }
 
 std::string Preamble(const StepsReport& report) {
-  std::string text = fmt::format(
-      "{} steps from {} ({}), attributed by {}; {} warm-up, {} steady",
-      report.steps.size(), StepSourceKindName(report.source), report.source_detail,
-      StepAttributionName(report.attribution), report.warmup_count, report.steady_count);
+  std::string text = fmt::format("{} steps from {} ({}), attributed by {}; {} warm-up, {} steady",
+                                 report.steps.size(), StepSourceKindName(report.source),
+                                 report.source_detail, StepAttributionName(report.attribution),
+                                 report.warmup_count, report.steady_count);
   if (report.median_step >= 0) text += fmt::format("; median step {}", report.median_step);
   if (report.outside.operation_count > 0) {
     text += fmt::format("; {} GPU operations ({} ms of kernels) outside every step",
@@ -90,7 +90,8 @@ std::string Aligned(const std::vector<Row>& rows, size_t word_columns, bool word
     for (size_t i = 0; i < row.size(); ++i) {
       if (i > 0) line += "  ";
       bool left = i < word_columns || (words_last && i + 1 == row.size());
-      line += left ? fmt::format("{:<{}}", row[i], width[i]) : fmt::format("{:>{}}", row[i], width[i]);
+      line +=
+          left ? fmt::format("{:<{}}", row[i], width[i]) : fmt::format("{:>{}}", row[i], width[i]);
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + '\n';

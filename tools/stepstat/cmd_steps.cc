@@ -58,7 +58,8 @@ int RunSteps(const StepsCommandOptions& options) {
   steps_options.warmup_tolerance = options.warmup_tolerance;
   Result<StepsReport> report = AnalyzeSteps(inputs.value(), policy.value(), steps_options);
   if (!report.ok()) return Fail(report.status());
-  if (options.format == "json") return Emit(StepsToJson(report.value(), policy.value()), options.output);
+  if (options.format == "json")
+    return Emit(StepsToJson(report.value(), policy.value()), options.output);
   if (options.format == "markdown") {
     return Emit(StepsToMarkdown(report.value(), policy.value()), options.output);
   }
@@ -67,9 +68,8 @@ int RunSteps(const StepsCommandOptions& options) {
 
 }  // namespace
 
-Result<std::string> SummarizeOneStep(const std::vector<std::string>& inputs,
-                                     const Policy& policy, const std::string& steps_regex,
-                                     const std::string& which) {
+Result<std::string> SummarizeOneStep(const std::vector<std::string>& inputs, const Policy& policy,
+                                     const std::string& steps_regex, const std::string& which) {
   ASSIGN_OR_RETURN(StepsInputs resolved, ResolveStepsInputs(inputs));
   StepsOptions options;
   options.range_regex = steps_regex;
