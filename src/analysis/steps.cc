@@ -151,6 +151,7 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
     report.steps.push_back(std::move(r));
   }
   std::vector<int64_t> starts;
+  starts.reserve(ranges.size());
   for (const StepRange& r : ranges) starts.push_back(r.start_ns);
   WindowStepFinder windows(std::move(starts));
   auto by_window = [&windows](const GpuOp& op) { return windows.StepOf(op.start_ns); };

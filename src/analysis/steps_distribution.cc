@@ -86,6 +86,7 @@ void FinishStepsReport(StepsReport& report, const Policy& policy, const StepsOpt
     if (!s.warmup && !(s.flags & kStepPartial)) steady.push_back(&s);
   }
   std::vector<double> steady_spans;
+  steady_spans.reserve(steady.size());
   for (const StepRecord* s : steady) steady_spans.push_back(static_cast<double>(SpanOf(*s)));
   double steady_median = MedianOf(steady_spans);
 
