@@ -27,6 +27,7 @@ int Run(int argc, char** argv) {
   Action action;
   AddSummarizeCommand(app, action);
   AddStepsCommand(app, action);
+  AddSynthCommand(app, action);
 
   try {
     app.parse(argc, argv);
