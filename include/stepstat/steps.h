@@ -26,7 +26,10 @@ std::string_view StepSourceKindName(StepSourceKind kind);
 /// How a GPU operation found its step.
 enum class StepAttribution {
   /// The step's CPU range contains the API call that launched the op (same thread, or the
-  /// same process when the range's thread launched nothing), joined by correlation id.
+  /// same process when no step range is on the call's thread), joined by correlation id. An
+  /// op with no launch record whose id lies between two launches of one step belongs to that
+  /// step; any other op without one is placed by the time windows below, the last one
+  /// closed at the end of the last range.
   kLaunchCorrelation,
   /// Same, joined by the kernel's start time (kern-exec CSV rows carry no correlation id).
   kLaunchKernelStart,

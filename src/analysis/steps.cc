@@ -153,8 +153,13 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
   std::vector<int64_t> starts;
   starts.reserve(ranges.size());
   for (const StepRange& r : ranges) starts.push_back(r.start_ns);
-  WindowStepFinder windows(std::move(starts));
+  WindowStepFinder windows(starts);
   auto by_window = [&windows](const GpuOp& op) { return windows.StepOf(op.start_ns); };
+  // For ops whose launch is unknown (a memcpy before a step's first kernel, when keys are
+  // kernel start times): the same windows, closed at the end of the last range.
+  int64_t last_end = 0;
+  for (const StepRange& r : ranges) last_end = std::max(last_end, r.end_ns);
+  WindowStepFinder closed_windows(std::move(starts), last_end);
 
   Plan plan;
   plan.step_count = ranges.size();
@@ -175,7 +180,8 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
     plan.after_launches = [&runs] { runs.Freeze(); };
     plan.op_step = [&](const GpuOp& op) {
       int64_t key = keys.Of(op);
-      return key < 0 ? kNoStep : runs.Find(key);
+      int32_t step = key < 0 ? kUnknownKey : runs.Find(key);
+      return step == kUnknownKey ? closed_windows.StepOf(op.start_ns) : step;
     };
   }
   ASSIGN_OR_RETURN(std::vector<StepTotals> totals,

@@ -93,7 +93,7 @@ void StepKeyRuns::Freeze() {
 }
 
 int32_t StepKeyRuns::Find(int64_t key) {
-  if (frozen_.empty()) return kNoStep;
+  if (frozen_.empty()) return kUnknownKey;
   // GPU ops arrive in start order, so their keys mostly increase: try where the last one was.
   for (size_t i = cursor_; i < frozen_.size() && i < cursor_ + 2; ++i) {
     if (frozen_[i].first <= key && key <= frozen_[i].last) {
@@ -103,14 +103,15 @@ int32_t StepKeyRuns::Find(int64_t key) {
   }
   auto next = std::upper_bound(frozen_.begin(), frozen_.end(), key,
                                [](int64_t k, const FrozenRun& r) { return k < r.first; });
-  if (next == frozen_.begin()) return kNoStep;
+  if (next == frozen_.begin()) return kUnknownKey;
   --next;
-  if (key > next->last) return kNoStep;
+  if (key > next->last) return kUnknownKey;
   cursor_ = static_cast<size_t>(next - frozen_.begin());
   return next->step;
 }
 
 int32_t WindowStepFinder::StepOf(int64_t time_ns) const {
+  if (time_ns >= end_) return kNoStep;
   auto it = std::upper_bound(starts_.begin(), starts_.end(), time_ns);
   if (it == starts_.begin()) return kNoStep;
   return static_cast<int32_t>(std::distance(starts_.begin(), it) - 1);

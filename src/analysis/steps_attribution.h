@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <span>
 #include <vector>
@@ -19,6 +20,8 @@
 namespace stepstat {
 
 inline constexpr int32_t kNoStep = -1;
+/// StepKeyRuns::Find on a key no run covers (as opposed to one recorded outside every step).
+inline constexpr int32_t kUnknownKey = -2;
 
 /// Finds the step of a CPU timestamp on a thread. Steps must be sorted by start.
 class LaunchStepFinder {
@@ -51,9 +54,10 @@ class StepKeyRuns {
   void Add(int64_t key, int32_t step);
   /// Ends the Add phase: the runs move to a sorted array for lookups.
   void Freeze();
-  /// The step of the run containing `key`, or kNoStep; requires Freeze(). Keys between two
-  /// recorded keys of one step (e.g. the correlation id of a memcpy issued between two
-  /// launches) belong to it. Lookups of increasing keys are the fast case.
+  /// The step of the run containing `key` (kNoStep for a run of calls outside every step),
+  /// or kUnknownKey; requires Freeze(). Keys between two recorded keys of one step (e.g. the
+  /// correlation id of a memcpy issued between two launches) belong to it. Lookups of
+  /// increasing keys are the fast case.
   int32_t Find(int64_t key);
   size_t runs() const { return runs_.size() + frozen_.size(); }
 
@@ -72,14 +76,17 @@ class StepKeyRuns {
 };
 
 /// Steps as windows on one timeline: step k covers [starts[k], starts[k+1]); the last
-/// window has no end. Starts must be non-decreasing.
+/// window ends at `end`. Starts must be non-decreasing.
 class WindowStepFinder {
  public:
-  explicit WindowStepFinder(std::vector<int64_t> starts) : starts_(std::move(starts)) {}
+  explicit WindowStepFinder(std::vector<int64_t> starts,
+                            int64_t end = std::numeric_limits<int64_t>::max())
+      : starts_(std::move(starts)), end_(end) {}
   int32_t StepOf(int64_t time_ns) const;
 
  private:
   std::vector<int64_t> starts_;
+  int64_t end_;
 };
 
 }  // namespace stepstat

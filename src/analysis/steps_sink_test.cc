@@ -19,13 +19,13 @@ TEST(StepKeyRuns, IncreasingKeysFormOneRunPerStep) {
   for (int64_t key = 30; key < 40; key += 3) runs.Add(key, 1);
   runs.Freeze();
   EXPECT_EQ(runs.runs(), 3u);
-  EXPECT_EQ(runs.Find(9), kNoStep);
+  EXPECT_EQ(runs.Find(9), kUnknownKey);
   EXPECT_EQ(runs.Find(10), 0);
   EXPECT_EQ(runs.Find(13), 0);  // between two launches of step 0: a memcpy's id
-  EXPECT_EQ(runs.Find(21), kNoStep);
-  EXPECT_EQ(runs.Find(25), kNoStep);  // between runs of different steps: unknown
+  EXPECT_EQ(runs.Find(21), kNoStep);  // a launch outside every step
+  EXPECT_EQ(runs.Find(25), kUnknownKey);  // between runs of different steps: unknown
   EXPECT_EQ(runs.Find(31), 1);
-  EXPECT_EQ(runs.Find(40), kNoStep);
+  EXPECT_EQ(runs.Find(40), kUnknownKey);
 }
 
 TEST(StepKeyRuns, OutOfOrderKeysSplitRuns) {
@@ -42,7 +42,7 @@ TEST(StepKeyRuns, OutOfOrderKeysSplitRuns) {
   EXPECT_EQ(runs.Find(15), 1);
   EXPECT_EQ(runs.Find(16), 0);
   EXPECT_EQ(runs.Find(20), 0);
-  EXPECT_EQ(runs.Find(21), kNoStep);
+  EXPECT_EQ(runs.Find(21), kUnknownKey);
   EXPECT_EQ(runs.Find(22), 2);
   EXPECT_EQ(runs.Find(25), 2);
 }
