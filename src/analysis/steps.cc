@@ -242,8 +242,8 @@ Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& po
     r.index = static_cast<int64_t>(i);
     r.name = "kernels " + std::to_string(first) + ".." + std::to_string(end - 1);
     bool first_or_last = i == 0 || i + 1 == period.boundaries.size();
-    // A warm-up prefix or a cut-off tail: visibly fewer kernels than a step.
-    size_t short_by = std::max<size_t>(1, period.period / 20);
+    // A warm-up prefix or a cut-off tail: fewer kernels than a step by more than noise.
+    size_t short_by = std::max<size_t>(1, period.period / 100);
     if (first_or_last && end - first + short_by <= period.period) r.flags |= kStepPartial;
     report.steps.push_back(std::move(r));
     starts.push_back(kernels[first].start);
