@@ -49,9 +49,12 @@ struct FileRun {
   ReadReport report;
 };
 
-void ReadInto(const TraceInput& input, FileRun& run) {
+// `as_gpu_side`: the file is the summary's GPU input. Only then may a kern-exec trace stand
+// in for the GPU trace; as the second file of a pair it supplies launch calls alone (each
+// side of the OverlapMeter must be fed by one thread, in order).
+void ReadInto(const TraceInput& input, bool as_gpu_side, FileRun& run) {
   LaunchedKernelsSink launched_kernels(*run.sink);
-  TraceSink& sink = input.kind == InputKind::kNsysKernExecTraceCsv
+  TraceSink& sink = as_gpu_side && input.kind == InputKind::kNsysKernExecTraceCsv
                         ? static_cast<TraceSink&>(launched_kernels)
                         : *run.sink;
   Result<ReadReport> read = ReadInput(input.path, input.display_name, input.kind, sink);
@@ -80,12 +83,12 @@ Pass RunPass(const SummaryInputs& inputs, const Policy& policy, const Classifier
   if (two_threads) {
     launch_run.sink.emplace(inputs.launches->display_name, classifier, meter, assume_sorted);
     launch_thread = std::thread([&] {
-      ReadInto(*inputs.launches, launch_run);
+      ReadInto(*inputs.launches, /*as_gpu_side=*/false, launch_run);
       if (!launch_run.status.ok()) meter.Abort();
       meter.Close(OverlapMeter::kB);
     });
   }
-  ReadInto(inputs.gpu, gpu_run);
+  ReadInto(inputs.gpu, /*as_gpu_side=*/true, gpu_run);
   if (!gpu_run.status.ok()) meter.Abort();
   meter.Close(OverlapMeter::kA);
   if (!two_threads) meter.Close(OverlapMeter::kB);

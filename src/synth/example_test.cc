@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <array>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -20,8 +20,8 @@
 namespace stepstat::synth {
 namespace {
 
-
-const fs::path kExampleBase = fs::path(STEPSTAT_SOURCE_DIR) / "examples/gb10-dit-step/gb10-dit-step";
+const fs::path kExampleBase =
+    fs::path(STEPSTAT_SOURCE_DIR) / "examples/gb10-dit-step/gb10-dit-step";
 
 struct Span {
   int64_t start, end;
@@ -84,7 +84,8 @@ TEST(Example, CarriesEveryIntegerOfTheReferenceSummary) {
   Table exec = ReadCsv(fs::path(kExampleBase).concat("_cuda_kern_exec_trace.csv"));
 
   std::map<std::string, std::string> intended;  // kernel name -> component
-  for (const KernelKind& kind : AllKinds()) intended[std::string(kind.name)] = ComponentName(kind.component);
+  for (const KernelKind& kind : AllKinds())
+    intended[std::string(kind.name)] = ComponentName(kind.component);
   std::map<std::string, std::array<int64_t, 2>> components;  // ns, launches
 
   int64_t first = INT64_MAX, last = INT64_MIN, kernel_time = 0, kernels = 0, previous_start = 0;

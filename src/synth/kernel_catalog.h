@@ -24,6 +24,7 @@ inline constexpr int kComponentCount = 6;
 /// The component's name in the policy ("sage2", ..., "other").
 std::string_view ComponentName(Component component);
 
+// clang-format off
 enum class Kind : uint8_t {
   // SageAttention2 on sm120: one call = these five.
   kQuantQ, kQuantK, kTransposePadPermuteV, kMeanScaleV, kSageAttention,
@@ -40,6 +41,7 @@ enum class Kind : uint8_t {
   kBf16Cast, kArange, kExp, kCos, kSin, kScalarMul, kSilu, kGelu, kDenseGemm, kPatchConv,
   kSub,
 };
+// clang-format on
 inline constexpr int kKindCount = static_cast<int>(Kind::kSub) + 1;
 
 struct KernelKind {

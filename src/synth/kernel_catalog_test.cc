@@ -6,11 +6,11 @@
 
 #include <gtest/gtest.h>
 #include <re2/re2.h>
+#include <toml++/toml.h>
 
 #include <filesystem>
 #include <memory>
 #include <string>
-#include <toml++/toml.h>
 #include <vector>
 
 #include "synth/step_figures.h"

@@ -161,8 +161,8 @@ Status FitReferenceStep(const StepPlan& plan, StepDraw& draw, TimelineParams& pa
   // `rows` now hold the step at that pace; two launch calls absorb what is left.
   ASSIGN_OR_RETURN(int64_t hiccup, overshoot(depth, low));
   StepFigures got = MeasureStep(plan, rows);
-  FitReport fit{depth, low, want_outside_kernels - (got.api_union_ns - got.api_overlap_ns),
-                hiccup, 0};
+  FitReport fit{depth, low, want_outside_kernels - (got.api_union_ns - got.api_overlap_ns), hiccup,
+                0};
   std::optional<size_t> hiccup_launch = FindHiccupCall(draw, rows, hiccup);
   if (fit.pause_call_extension_ns < 0 || !hiccup_launch) {
     return Status::Error("synth: the launch calls cannot be trimmed to the reference overlap");

@@ -15,9 +15,10 @@ inline constexpr int kBlocksPerStep = 50;
 
 struct PlannedKernel {
   Kind kind;
-  int64_t size_factor = 1;  ///< work relative to the kind's typical launch (the FFN-down input is 4x)
-  int side_stream = 0;      ///< 0: the main stream; 1, 2: work that may run beside it
-  int block = -1;           ///< transformer block, -1 for the embeddings and the head
+  int64_t size_factor =
+      1;                ///< work relative to the kind's typical launch (the FFN-down input is 4x)
+  int side_stream = 0;  ///< 0: the main stream; 1, 2: work that may run beside it
+  int block = -1;       ///< transformer block, -1 for the embeddings and the head
 };
 
 enum class MemopKind : uint8_t { kHostToDevice, kDeviceToDevice, kDeviceToHost, kMemset };
@@ -31,7 +32,7 @@ struct PlannedMemop {
 
 struct StepPlan {
   std::vector<PlannedKernel> kernels;
-  size_t host_pause_kernel = 0;  ///< the first kernel of block 0: the GPU idles before it
+  size_t host_pause_kernel = 0;      ///< the first kernel of block 0: the GPU idles before it
   std::vector<PlannedMemop> memops;  ///< in issue order; phases are contiguous
 };
 

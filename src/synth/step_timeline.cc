@@ -38,7 +38,8 @@ StepDraw DrawStep(const StepPlan& plan, Prng& prng, int64_t pace_permille) {
   for (size_t i = 0; i < n; ++i) {
     const KernelKind& kind = KindInfo(plan.kernels[i].kind);
     int64_t typical = kind.typical_ns * plan.kernels[i].size_factor * pace_permille / 1000;
-    draw.kernel_ns[i] = RoundToTick(std::max<int64_t>(1'504, prng.Around(typical, kind.spread_permille)));
+    draw.kernel_ns[i] =
+        RoundToTick(std::max<int64_t>(1'504, prng.Around(typical, kind.spread_permille)));
     // Back-to-back launches leave the SMs idle ~1.2-2.6 us; now and then a few us more.
     int64_t gap = prng.Uniform(1'200, 2'600);
     if (prng.Uniform(0, 9) == 0) gap += prng.Uniform(0, 4'000);
@@ -65,9 +66,7 @@ StepDraw DrawStep(const StepPlan& plan, Prng& prng, int64_t pace_permille) {
     bool first_of_phase = m == 0 || plan.memops[m - 1].phase != memop.phase;
     int64_t gap = 0;
     switch (memop.phase) {
-      case MemopPhase::kBeforeKernels:
-        gap = m == 0 ? 0 : prng.Uniform(3'000, 12'000);
-        break;
+      case MemopPhase::kBeforeKernels: gap = m == 0 ? 0 : prng.Uniform(3'000, 12'000); break;
       case MemopPhase::kHostPause:
         gap = first_of_phase ? prng.Uniform(900'000, 1'400'000) : prng.Uniform(12'000, 30'000);
         break;
@@ -113,9 +112,10 @@ Status SimulateStep(const StepPlan& plan, const StepDraw& draw, const TimelinePa
   for (size_t i = 0; i < n; ++i) {
     const PlannedKernel& planned = plan.kernels[i];
     // Side work rotates over the extra streams block by block, so every stream gets used.
-    int stream = planned.side_stream == 0 || streams == 1
-                     ? 0
-                     : 1 + (planned.side_stream - 1 + 2 * std::max(0, planned.block)) % (streams - 1);
+    int stream =
+        planned.side_stream == 0 || streams == 1
+            ? 0
+            : 1 + (planned.side_stream - 1 + 2 * std::max(0, planned.block)) % (streams - 1);
     int64_t ready = std::max(stream_free[stream] + draw.gap_ns[i], previous_start);
     int64_t api_start = 0;
     int64_t api_end = 0;
@@ -137,11 +137,10 @@ Status SimulateStep(const StepPlan& plan, const StepDraw& draw, const TimelinePa
         return Status::Error("synth: the host pause is shorter than the launches before it");
       }
     } else {
-      int64_t host = i > plan.host_pause_kernel
-                         ? draw.host_ns[i] * params.host_pace_permille / 1000
-                         : draw.host_ns[i];
-      api_start = i == 0 ? params.gpu_origin_ns + draw.first_launch_offset_ns
-                         : previous_api_end + host;
+      int64_t host = i > plan.host_pause_kernel ? draw.host_ns[i] * params.host_pace_permille / 1000
+                                                : draw.host_ns[i];
+      api_start =
+          i == 0 ? params.gpu_origin_ns + draw.first_launch_offset_ns : previous_api_end + host;
       api_end = api_start + draw.call_ns[i];
       if (static_cast<int64_t>(i) >= params.queue_depth) {
         const KernelRow& freed = rows.kernels[i - params.queue_depth];

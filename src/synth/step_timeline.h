@@ -32,9 +32,10 @@ struct StepDraw {
   std::vector<int64_t> wake_ns;           ///< delay from a freed queue slot to the call's return
   std::vector<int64_t> queue_latency_ns;  ///< launch → earliest kernel start
   std::vector<int64_t> memop_ns;          ///< per planned memop
-  std::vector<int64_t> memop_gap_ns;      ///< before each memop (the first pause/after ones: from the last kernel)
-  int64_t first_launch_offset_ns = 0;     ///< first launch call start minus first GPU op start
-  int64_t extra_correlation_ids = 0;      ///< seed for the CorrId skips of other API calls
+  std::vector<int64_t>
+      memop_gap_ns;  ///< before each memop (the first pause/after ones: from the last kernel)
+  int64_t first_launch_offset_ns = 0;  ///< first launch call start minus first GPU op start
+  int64_t extra_correlation_ids = 0;   ///< seed for the CorrId skips of other API calls
 };
 
 /// Draws a step. `pace_permille` scales every GPU duration (1000: the reference pace) so
@@ -64,7 +65,7 @@ struct StepRows {
   std::vector<MemopRow> memops;    ///< in plan order
   int64_t end_ns = 0;              ///< end of the step's last GPU operation
   int64_t next_correlation_id = 0;
-  int64_t gpu_waits_for_cpu = 0;   ///< kernels (not the host-pause one) that waited for their launch
+  int64_t gpu_waits_for_cpu = 0;  ///< kernels (not the host-pause one) that waited for their launch
 };
 
 struct TimelineParams {

@@ -51,10 +51,12 @@ class PendingFile {
   }
   std::FILE* get() const { return file_.get(); }
   Status Commit() {
-    if (std::fclose(file_.release()) != 0) return Status::Error("cannot write " + temp_path_.string());
+    if (std::fclose(file_.release()) != 0)
+      return Status::Error("cannot write " + temp_path_.string());
     std::error_code error;
     std::filesystem::rename(temp_path_, final_path_, error);
-    if (error) return Status::Error("cannot rename to " + final_path_.string() + ": " + error.message());
+    if (error)
+      return Status::Error("cannot rename to " + final_path_.string() + ": " + error.message());
     committed_ = true;
     return Status::Ok();
   }

@@ -16,7 +16,8 @@ inline constexpr uint64_t kDefaultSeed = 1;
 inline constexpr int64_t kFirstStepOriginNs = 41'793'482'336;
 
 struct SynthOptions {
-  std::filesystem::path out_base;  ///< writes <base>_cuda_gpu_trace.csv and <base>_cuda_kern_exec_trace.csv
+  std::filesystem::path
+      out_base;  ///< writes <base>_cuda_gpu_trace.csv and <base>_cuda_kern_exec_trace.csv
   int64_t steps = 1;
   int streams = 1;
   uint64_t seed = kDefaultSeed;

@@ -41,7 +41,8 @@ void CsvOut::Fixed3(int64_t thousandths) {
   Int(thousandths / 1000);
   int64_t fraction = thousandths % 1000;
   char digits[4] = {'.', static_cast<char>('0' + fraction / 100),
-                    static_cast<char>('0' + fraction / 10 % 10), static_cast<char>('0' + fraction % 10)};
+                    static_cast<char>('0' + fraction / 10 % 10),
+                    static_cast<char>('0' + fraction % 10)};
   Append(digits, 4);
 }
 

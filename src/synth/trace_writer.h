@@ -69,7 +69,7 @@ class TraceWriter {
 
  private:
   const StepPlan& plan_;
-  std::vector<std::string> quoted_names_;  ///< per Kind
+  std::vector<std::string> quoted_names_;            ///< per Kind
   std::vector<std::pair<int64_t, uint32_t>> order_;  ///< reused: (start, row) for sorting
 };
 

@@ -19,13 +19,16 @@ void AddSynthCommand(CLI::App& app, Action& action) {
       "With the defaults it is examples/gb10-dit-step: `stepstat summarize` on it prints the\n"
       "reference GB10 step statistics exactly. More steps or streams make benchmark inputs.\n"
       "Example: stepstat synth --out /tmp/big --steps 1000   (2.8M GPU rows, about 1.9 GB)");
-  command->add_option("--out", *out, "Output base: writes BASE_cuda_gpu_trace.csv and "
-                                     "BASE_cuda_kern_exec_trace.csv")
+  command
+      ->add_option("--out", *out,
+                   "Output base: writes BASE_cuda_gpu_trace.csv and "
+                   "BASE_cuda_kern_exec_trace.csv")
       ->required();
   command->add_option("--steps", options->steps, "Denoising steps, back to back")
       ->capture_default_str();
-  command->add_option("--streams", options->streams,
-                      "CUDA streams to spread work over (1: the reference layout)")
+  command
+      ->add_option("--streams", options->streams,
+                   "CUDA streams to spread work over (1: the reference layout)")
       ->capture_default_str();
   command->add_option("--seed", options->seed, "Random seed (the default gives the example)")
       ->capture_default_str();
