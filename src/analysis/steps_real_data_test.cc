@@ -3,8 +3,12 @@
 // the outside part equal the whole-trace summary.
 #include <gtest/gtest.h>
 
+#include <sqlite3.h>
+
 #include <filesystem>
 
+#include "analysis/steps_ranges.h"
+#include "stepstat/read.h"
 #include "stepstat/steps.h"
 
 namespace stepstat {
@@ -77,6 +81,105 @@ TEST(StepsRealData, KmeansPeriodIsItsFiveKernelIteration) {
       EXPECT_EQ(step.totals.kernel_count, 5) << step.index;
     }
   }
+}
+
+}  // namespace
+}  // namespace stepstat
+
+namespace stepstat {
+namespace {
+
+struct SqlStep {
+  int64_t kernels = 0, kernel_ns = 0;
+};
+
+// The oracle, straight from the export: kernels whose runtime launch call (same thread,
+// joined on correlationId) starts inside each "Step ..." NVTX range.
+std::vector<SqlStep> StepsBySql(const fs::path& db_path) {
+  sqlite3* db = nullptr;
+  std::vector<SqlStep> steps;
+  if (sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    sqlite3_close(db);
+    return steps;
+  }
+  const char* sql =
+      "WITH s AS (SELECT n.start s, n.end e, n.globalTid g FROM NVTX_EVENTS n LEFT JOIN "
+      "StringIds si ON si.id = n.textId WHERE n.eventType = 59 AND coalesce(n.text, si.value) "
+      "LIKE 'Step %'), k AS (SELECT k.start ks, k.end ke, r.start rs, r.globalTid rg FROM "
+      "CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = "
+      "k.correlationId) SELECT count(k.ks), coalesce(sum(k.ke - k.ks), 0) FROM s LEFT JOIN k ON "
+      "k.rs >= s.s AND k.rs < s.e AND k.rg = s.g GROUP BY s.s ORDER BY s.s";
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) == SQLITE_OK) {
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+      steps.push_back({sqlite3_column_int64(stmt, 0), sqlite3_column_int64(stmt, 1)});
+    }
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return steps;
+}
+
+TEST(StepsRealData, NsysSqliteNvtxStepsMatchASqlJoin) {
+  fs::path db = kRealDir / "nsightful_power_iteration_t4.sqlite";
+  if (!fs::exists(db)) GTEST_SKIP() << db << " is absent";
+  std::vector<SqlStep> expected = StepsBySql(db);
+  ASSERT_EQ(expected.size(), 44u);
+  ExpectPartition({db.string()}, "^Step ", 44);
+  Policy policy = BuiltinPolicy("llm-inference").value();
+  StepsOptions options;
+  options.range_regex = "^Step ";
+  Result<StepsReport> report =
+      AnalyzeSteps(ResolveStepsInputs({db.string()}).value(), policy, options);
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  EXPECT_EQ(report->attribution, StepAttribution::kLaunchCorrelation);
+  ASSERT_EQ(report->steps.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(report->steps[i].totals.kernel_count, expected[i].kernels) << i;
+    EXPECT_EQ(report->steps[i].totals.kernel_time_ns, expected[i].kernel_ns) << i;
+  }
+  EXPECT_EQ(report->steps[0].name, "Step 0 to 10");
+}
+
+// Ranges of a named NVTX domain print as "<domain>:<text>", as nsys's nvtx_pushpop_trace does.
+TEST(StepsRealData, NsysSqliteRangesCarryTheirDomain) {
+  fs::path db = kRealDir / "nsightful_power_iteration_t4.sqlite";
+  if (!fs::exists(db)) GTEST_SKIP() << db << " is absent";
+  auto cub = std::move(RangeCollector::Create("^CCCL:cub::DeviceReduce::Sum$").value());
+  Result<ReadReport> read = ReadInput(db, "t4.sqlite", InputKind::kNsysSqlite, *cub);
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  EXPECT_EQ(cub->ranges_seen(), 786);       // eventType 59/60/70/71 rows
+  EXPECT_EQ(cub->TakeSteps().size(), 565u);  // eventType 59 rows of domainId 1 ("CCCL")
+}
+
+TEST(StepsRealData, SqliteWithoutNvtxFallsBackToTheDetector) {
+  fs::path db = kRealDir / "pipit_cloverleaf_perlmutter.sqlite";
+  if (!fs::exists(db)) GTEST_SKIP() << db << " is absent";
+  ExpectPartition({db.string()}, "", 2);
+}
+
+TEST(StepsRealData, KinetoProfilerSteps) {
+  fs::path trace = kRealDir / "hta_a100_80g_rank0_ws16_kineto.json.gz";
+  if (!fs::exists(trace)) GTEST_SKIP() << trace << " is absent";
+  ExpectPartition({trace.string()}, "", 5);
+  Policy policy = BuiltinPolicy("llm-inference").value();
+  Result<StepsReport> report =
+      AnalyzeSteps(ResolveStepsInputs({trace.string()}).value(), policy, StepsOptions{});
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  EXPECT_EQ(report->source, StepSourceKind::kProfilerStep);
+  ASSERT_EQ(report->steps.size(), 5u);
+  EXPECT_EQ(report->steps[0].name, "ProfilerStep#550");
+  // Worked out in Python from the JSON: kernels whose cudaLaunchKernel (joined on
+  // args.correlation, any thread of pid 4515) starts inside ProfilerStep#551..554.
+  const int64_t kernel_us[] = {72301, 67641, 74147, 63024};
+  for (size_t i = 1; i < 5; ++i) {
+    EXPECT_EQ(report->steps[i].totals.kernel_count, 1075) << i;
+    EXPECT_EQ(report->steps[i].totals.kernel_time_ns, kernel_us[i - 1] * 1000) << i;
+  }
+  // ProfilerStep#550 also gets the 705 kernels the trace has no launch event for: they run
+  // on the GPU within its window.
+  EXPECT_EQ(report->steps[0].totals.kernel_count, 1075 + 705);
+  EXPECT_EQ(report->outside.kernel_count, 0);
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 #include <memory>
 
 #include "io/byte_source.h"
+#include "readers/kineto_json.h"
 #include "readers/nsys_csv_nvtx.h"
+#include "readers/nsys_sqlite.h"
 #include "readers/nsys_csv_readers.h"
 #include "stepstat/read.h"
 
@@ -23,10 +25,8 @@ std::string_view InputKindName(InputKind kind) {
 Result<ReadReport> ReadInput(const std::filesystem::path& path, std::string_view display_name,
                              InputKind kind, TraceSink& sink) {
   switch (kind) {
-    case InputKind::kNsysSqlite:
-      return ErrorAt(display_name, 0, "nsys SQLite exports are not supported yet");
-    case InputKind::kKinetoJson:
-      return ErrorAt(display_name, 0, "PyTorch profiler JSON traces are not supported yet");
+    case InputKind::kNsysSqlite: return ReadNsysSqlite(path, display_name, sink);
+    case InputKind::kKinetoJson: return ReadKinetoJson(path, display_name, sink);
     default:
       break;
   }
