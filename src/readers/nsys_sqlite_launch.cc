@@ -92,7 +92,6 @@ Result<int64_t> ReadLaunchCalls(ExportContext& context, std::vector<KernelRef>& 
 
     // A graph launch runs many kernels under one correlation id: one call per kernel, as in
     // cuda_kern_exec_trace. SQL's NULL never joins, so neither do missing ids here.
-    bool joined = false;
     if (correlation && (global_tid || !kernels_have_pid)) {
       KernelRef key;
       key.pid_key = kernels_have_pid
@@ -112,10 +111,10 @@ Result<int64_t> ReadLaunchCalls(ExportContext& context, std::vector<KernelRef>& 
         int64_t queue = it->start_ns - *end;
         joined_call.queue_duration_ns = queue >= 0 ? queue : -1;
         RETURN_IF_ERROR(emit(joined_call));
-        joined = true;
       }
     }
-    if (!joined) RETURN_IF_ERROR(emit(call));
+    // cuda_kern_exec_trace is an inner join: a call whose kernel was not captured is not a
+    // launch interval there, so it is not one here either (CSV and SQLite must agree).
   }
   if (!batch.empty()) RETURN_IF_ERROR(sink.OnLaunchCalls(batch, context.pool()));
   return rows;

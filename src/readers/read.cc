@@ -4,8 +4,9 @@
 #include "io/byte_source.h"
 #include "readers/kineto_json.h"
 #include "readers/nsys_csv_nvtx.h"
-#include "readers/nsys_sqlite.h"
 #include "readers/nsys_csv_readers.h"
+#include "readers/nsys_rep.h"
+#include "readers/nsys_sqlite.h"
 #include "stepstat/read.h"
 
 namespace stepstat {
@@ -18,6 +19,7 @@ std::string_view InputKindName(InputKind kind) {
     case InputKind::kNsysNvtxTraceCsv: return "nsys NVTX trace CSV";
     case InputKind::kNsysSqlite: return "nsys SQLite export";
     case InputKind::kKinetoJson: return "PyTorch profiler JSON trace";
+    case InputKind::kNsysRep: return "nsys report (.nsys-rep)";
   }
   return "unknown";
 }
@@ -27,6 +29,7 @@ Result<ReadReport> ReadInput(const std::filesystem::path& path, std::string_view
   switch (kind) {
     case InputKind::kNsysSqlite: return ReadNsysSqlite(path, display_name, sink);
     case InputKind::kKinetoJson: return ReadKinetoJson(path, display_name, sink);
+    case InputKind::kNsysRep: return ReadNsysRep(path, display_name, sink);
     default:
       break;
   }

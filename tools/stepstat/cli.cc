@@ -28,6 +28,8 @@ int Run(int argc, char** argv) {
   AddSummarizeCommand(app, action);
   AddStepsCommand(app, action);
   AddSynthCommand(app, action);
+  AddClassifyCommand(app, action);
+  AddPoliciesCommand(app, action);
 
   try {
     app.parse(argc, argv);

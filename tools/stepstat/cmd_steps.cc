@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "command_support.h"
 #include "commands.h"
-#include "io/atomic_file.h"
 #include "stepstat/policy.h"
 #include "stepstat/report.h"
 #include "stepstat/steps.h"
@@ -20,36 +20,13 @@ struct StepsCommandOptions {
   std::vector<std::string> inputs;
   std::string steps_regex;
   std::string policy;
-  std::string format = "table";
+  std::string format;  // empty: table on a terminal, JSON otherwise
   std::string output = "-";
   double warmup_tolerance = 0.2;
 };
 
-int Fail(const Status& status) {
-  std::fprintf(stderr, "stepstat: %s\n", status.message().c_str());
-  return 2;
-}
-
-// --policy takes a file, or the name of a built-in policy when no such file exists.
-Result<Policy> PolicyFromChoice(const std::string& choice) {
-  if (choice.empty()) return BuiltinPolicy(kDefaultPolicyName);
-  std::error_code ec;
-  if (!std::filesystem::exists(choice, ec)) {
-    for (std::string_view name : BuiltinPolicyNames()) {
-      if (name == choice) return BuiltinPolicy(name);
-    }
-  }
-  return LoadPolicyFile(choice);
-}
-
-int Emit(const std::string& text, const std::string& output) {
-  if (output == "-") return WriteStdout(text) ? 0 : 2;
-  Status written = WriteFileAtomically(output, text);
-  return written.ok() ? 0 : Fail(written);
-}
-
 int RunSteps(const StepsCommandOptions& options) {
-  Result<Policy> policy = PolicyFromChoice(options.policy);
+  Result<Policy> policy = ChoosePolicy(options.policy);
   if (!policy.ok()) return Fail(policy.status());
   Result<StepsInputs> inputs = ResolveStepsInputs(options.inputs);
   if (!inputs.ok()) return Fail(inputs.status());
@@ -58,24 +35,26 @@ int RunSteps(const StepsCommandOptions& options) {
   steps_options.warmup_tolerance = options.warmup_tolerance;
   Result<StepsReport> report = AnalyzeSteps(inputs.value(), policy.value(), steps_options);
   if (!report.ok()) return Fail(report.status());
-  if (options.format == "json")
-    return Emit(StepsToJson(report.value(), policy.value()), options.output);
-  if (options.format == "markdown") {
-    return Emit(StepsToMarkdown(report.value(), policy.value()), options.output);
+  switch (ChooseFormat(options.format, options.output)) {
+    case OutputFormat::kJson:
+      return Emit(StepsToJson(report.value(), policy.value()), options.output);
+    case OutputFormat::kMarkdown:
+      return Emit(StepsToMarkdown(report.value(), policy.value()), options.output);
+    case OutputFormat::kTable: break;
   }
   return Emit(StepsToTable(report.value(), policy.value()), options.output);
 }
 
 }  // namespace
 
-Result<std::string> SummarizeOneStep(const std::vector<std::string>& inputs, const Policy& policy,
-                                     const std::string& steps_regex, const std::string& which) {
+Result<StepStats> SummarizeOneStep(const std::vector<std::string>& inputs, const Policy& policy,
+                                   const std::string& steps_regex, const std::string& which) {
   ASSIGN_OR_RETURN(StepsInputs resolved, ResolveStepsInputs(inputs));
   StepsOptions options;
   options.range_regex = steps_regex;
   ASSIGN_OR_RETURN(StepsReport report, AnalyzeSteps(resolved, policy, options));
   ASSIGN_OR_RETURN(size_t index, ChooseStep(report, which));
-  return StepStatsToJson(StepStatsOf(report, report.steps[index], policy));
+  return StepStatsOf(report, report.steps[index], policy);
 }
 
 void AddStepsCommand(CLI::App& app, Action& action) {
@@ -91,7 +70,8 @@ void AddStepsCommand(CLI::App& app, Action& action) {
                   "default: PyTorch ProfilerStep#N if present, else the kernel sequence's period");
   cmd->add_option("--policy", options->policy,
                   "Classification policy: a TOML file, or a built-in name (default dit-nvfp4)");
-  cmd->add_option("--format", options->format, "table (default), json or markdown")
+  cmd->add_option("--format", options->format,
+                  "table, json or markdown (default: table on a terminal, json otherwise)")
       ->check(CLI::IsMember({"table", "json", "markdown"}));
   cmd->add_option("--warmup-tolerance", options->warmup_tolerance,
                   "Leading steps whose GPU span differs from the median by more than this "

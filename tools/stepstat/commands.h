@@ -7,6 +7,7 @@
 
 #include "stepstat/policy.h"
 #include "stepstat/status.h"
+#include "stepstat/step_stats.h"
 
 namespace CLI {
 class App;
@@ -20,10 +21,12 @@ using Action = std::function<int()>;
 /// Each adds its subcommand to `app` and, when that subcommand is parsed, sets `action`.
 void AddSummarizeCommand(CLI::App& app, Action& action);
 void AddSynthCommand(CLI::App& app, Action& action);
+void AddClassifyCommand(CLI::App& app, Action& action);
+void AddPoliciesCommand(CLI::App& app, Action& action);
 void AddStepsCommand(CLI::App& app, Action& action);
 
 /// `summarize --step N|median`: the reference JSON of one step of a whole-run capture.
-Result<std::string> SummarizeOneStep(const std::vector<std::string>& inputs, const Policy& policy,
-                                     const std::string& steps_regex, const std::string& which);
+Result<StepStats> SummarizeOneStep(const std::vector<std::string>& inputs, const Policy& policy,
+                                   const std::string& steps_regex, const std::string& which);
 
 }  // namespace stepstat::cli
