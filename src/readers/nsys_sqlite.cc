@@ -107,7 +107,8 @@ Result<ReadReport> ReadNsysSqlite(const std::filesystem::path& path, std::string
   if (context.HasTable("CUPTI_ACTIVITY_KIND_RUNTIME")) {
     ASSIGN_OR_RETURN(launch_rows, ReadLaunchCalls(context, kernels, kernels_have_pid, sink));
   }
-  report.rows = gpu_rows + launch_rows;
+  ASSIGN_OR_RETURN(int64_t range_rows, ReadNvtxRanges(context, sink));
+  report.rows = gpu_rows + launch_rows + range_rows;
   return report;
 }
 

@@ -70,6 +70,10 @@ Result<int64_t> ReadGpuOps(ExportContext& context, TraceSink& sink,
 Result<int64_t> ReadLaunchCalls(ExportContext& context, std::vector<KernelRef>& kernels,
                                 bool kernels_have_pid, TraceSink& sink);
 
+/// NVTX push/pop and start/end ranges in start order into `sink` as CpuRanges, named as
+/// nsys prints them ("<domain>:<text>"); returns the number of rows read (0 without NVTX).
+Result<int64_t> ReadNvtxRanges(ExportContext& context, TraceSink& sink);
+
 /// "<column>" when `columns` has it, else "NULL", for SELECT lists over varying schemas.
 std::string ColumnOrNull(const std::unordered_set<std::string>& columns, std::string_view column);
 

@@ -3,6 +3,7 @@
 
 #include "io/byte_source.h"
 #include "readers/kineto_json.h"
+#include "readers/nsys_csv_nvtx.h"
 #include "readers/nsys_csv_readers.h"
 #include "readers/nsys_rep.h"
 #include "readers/nsys_sqlite.h"
@@ -29,8 +30,6 @@ Result<ReadReport> ReadInput(const std::filesystem::path& path, std::string_view
     case InputKind::kNsysSqlite: return ReadNsysSqlite(path, display_name, sink);
     case InputKind::kKinetoJson: return ReadKinetoJson(path, display_name, sink);
     case InputKind::kNsysRep: return ReadNsysRep(path, display_name, sink);
-    case InputKind::kNsysNvtxTraceCsv:
-      return ErrorAt(display_name, 0, "NVTX trace CSVs are not supported as an input here");
     default:
       break;
   }
@@ -39,6 +38,7 @@ Result<ReadReport> ReadInput(const std::filesystem::path& path, std::string_view
     case InputKind::kNsysGpuTraceCsv: return ReadNsysGpuTrace(*source, display_name, sink);
     case InputKind::kNsysKernExecTraceCsv: return ReadNsysKernExecTrace(*source, display_name, sink);
     case InputKind::kNsysApiTraceCsv: return ReadNsysApiTrace(*source, display_name, sink);
+    case InputKind::kNsysNvtxTraceCsv: return ReadNsysNvtxTrace(*source, display_name, sink);
     default: return ErrorAt(display_name, 0, "unsupported input kind");
   }
 }

@@ -1,7 +1,9 @@
 #include "synth/synth.h"
 
 #include <cstdio>
+#include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <system_error>
 
@@ -16,6 +18,8 @@ namespace {
 
 constexpr int64_t kMaxSteps = 1'000'000;
 constexpr int kMaxStreams = 64;
+// How long before its first GPU operation a step's NVTX range opens (--nvtx).
+constexpr int64_t kNvtxLeadNs = 20'000;
 
 struct FileCloser {
   void operator()(std::FILE* file) const { std::fclose(file); }
@@ -89,6 +93,18 @@ Result<SynthResult> WriteSynthTraces(const SynthOptions& options) {
   CsvOut exec_out(exec_file.get(), result.kern_exec_trace.string());
   TraceWriter::GpuTraceHeader(gpu_out);
   TraceWriter::KernExecHeader(exec_out);
+  std::optional<PendingFile> nvtx_file;
+  std::optional<CsvOut> nvtx_out;
+  if (options.nvtx) {
+    result.nvtx_trace = WithSuffix(options.out_base, "_nvtx_pushpop_trace.csv");
+    nvtx_file.emplace(result.nvtx_trace);
+    RETURN_IF_ERROR(nvtx_file->Open());
+    nvtx_out.emplace(nvtx_file->get(), result.nvtx_trace.string());
+    TraceWriter::NvtxHeader(*nvtx_out);
+  }
+  // The previous step's range: it ends at the host's sync, or where the next step's first
+  // launch starts if that comes sooner.
+  int64_t range_start = -1, range_end = -1;
 
   const StepPlan plan = BuildDitStepPlan();
   TraceWriter writer(plan);
@@ -110,15 +126,39 @@ Result<SynthResult> WriteSynthTraces(const SynthOptions& options) {
     }
     RETURN_IF_ERROR(writer.AppendGpuTrace(rows, gpu_out));
     RETURN_IF_ERROR(writer.AppendKernExec(rows, exec_out));
+    if (nvtx_out && !rows.kernels.empty()) {
+      // The host issues the step's first copies before they run: the range opens before
+      // both its first launch and its first GPU operation.
+      int64_t first_launch = rows.kernels.front().api_start;
+      int64_t last_api_end = 0;
+      for (const KernelRow& k : rows.kernels) {
+        first_launch = std::min(first_launch, k.api_start);
+        last_api_end = std::max(last_api_end, k.api_start + k.api_duration);
+      }
+      for (const MemopRow& m : rows.memops) first_launch = std::min(first_launch, m.start);
+      first_launch -= kNvtxLeadNs;
+      if (range_start >= 0) {
+        RETURN_IF_ERROR(TraceWriter::AppendNvtxStep(step - 1, range_start,
+                                                    std::min(range_end, first_launch), *nvtx_out));
+      }
+      range_start = first_launch;
+      range_end = std::max(last_api_end, rows.end_ns);
+    }
     result.gpu_rows += static_cast<int64_t>(rows.kernels.size() + rows.memops.size());
     result.kern_exec_rows += static_cast<int64_t>(rows.kernels.size());
     // The host synchronizes at the end of a step, then starts the next one.
     params.gpu_origin_ns = RoundToTick(rows.end_ns + prng.Uniform(1'500'000, 3'000'000));
     params.first_correlation_id = rows.next_correlation_id + prng.Uniform(2, 9);
   }
+  if (nvtx_out && range_start >= 0) {
+    RETURN_IF_ERROR(
+        TraceWriter::AppendNvtxStep(options.steps - 1, range_start, range_end, *nvtx_out));
+  }
   RETURN_IF_ERROR(gpu_out.Flush());
   RETURN_IF_ERROR(exec_out.Flush());
+  if (nvtx_out) RETURN_IF_ERROR(nvtx_out->Flush());
   result.bytes = gpu_out.bytes_written() + exec_out.bytes_written();
+  if (nvtx_file) RETURN_IF_ERROR(nvtx_file->Commit());
   RETURN_IF_ERROR(gpu_file.Commit());
   if (Status status = exec_file.Commit(); !status.ok()) {
     std::error_code ignored;

@@ -21,11 +21,15 @@ struct SynthOptions {
   int64_t steps = 1;
   int streams = 1;
   uint64_t seed = kDefaultSeed;
+  /// Also write <base>_nvtx_pushpop_trace.csv: one "denoise_step" range per step, from the
+  /// step's first launch call to the host's sync after its last GPU operation.
+  bool nvtx = false;
 };
 
 struct SynthResult {
   std::filesystem::path gpu_trace;
   std::filesystem::path kern_exec_trace;
+  std::filesystem::path nvtx_trace;  ///< empty unless SynthOptions::nvtx
   int64_t gpu_rows = 0;
   int64_t kern_exec_rows = 0;
   int64_t bytes = 0;  ///< both files together

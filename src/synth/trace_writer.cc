@@ -91,6 +91,33 @@ void TraceWriter::KernExecHeader(CsvOut& out) {
       "(ns),Total Dur (ns),PID,TID,DevId,API Function,GridXYZ,BlockXYZ,Kernel Name\n");
 }
 
+void TraceWriter::NvtxHeader(CsvOut& out) {
+  out.Text(
+      "Start (ns),End (ns),Duration (ns),DurChild (ns),DurNonChild (ns),Name,PID,TID,Lvl,"
+      "NumChild,RangeId,ParentId,RangeStack,NameTree\n");
+}
+
+Status TraceWriter::AppendNvtxStep(int64_t step, int64_t start_ns, int64_t end_ns, CsvOut& out) {
+  const int64_t duration = end_ns - start_ns;
+  out.Int(start_ns);
+  out.Char(',');
+  out.Int(end_ns);
+  out.Char(',');
+  out.Int(duration);
+  out.Text(",0,");
+  out.Int(duration);
+  out.Text(",denoise_step,");
+  out.Int(kProcessId);
+  out.Char(',');
+  out.Int(kProcessId);
+  out.Text(",0,0,");
+  out.Int(step + 1);
+  out.Text(",,:");
+  out.Int(step + 1);
+  out.Text(",denoise_step\n");
+  return out.MaybeFlush();
+}
+
 Status TraceWriter::AppendGpuTrace(const StepRows& rows, CsvOut& out) {
   const uint32_t kernel_count = static_cast<uint32_t>(rows.kernels.size());
   order_.clear();

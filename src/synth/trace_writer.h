@@ -63,6 +63,9 @@ class TraceWriter {
   Status AppendGpuTrace(const StepRows& rows, CsvOut& out);
   /// Appends one row per launch, in launch (API start) order.
   Status AppendKernExec(const StepRows& rows, CsvOut& out);
+  /// nvtx_pushpop_trace: one "denoise_step" range per step on the launching thread.
+  static void NvtxHeader(CsvOut& out);
+  static Status AppendNvtxStep(int64_t step, int64_t start_ns, int64_t end_ns, CsvOut& out);
 
  private:
   const StepPlan& plan_;

@@ -26,6 +26,7 @@ int Run(int argc, char** argv) {
 
   Action action;
   AddSummarizeCommand(app, action);
+  AddStepsCommand(app, action);
   AddSynthCommand(app, action);
   AddClassifyCommand(app, action);
   AddPoliciesCommand(app, action);

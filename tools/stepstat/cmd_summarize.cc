@@ -23,17 +23,26 @@ struct SummarizeOptions {
   std::string output = "-";
   std::string format;  ///< empty: table on a terminal, JSON otherwise
   bool details = false;
+  std::string step;         // --step N|median: one step of a whole run (cmd_steps.cc)
+  std::string steps_regex;  // --steps REGEX, with --step
 };
 
 int RunSummarize(const SummarizeOptions& options) {
   Result<Policy> policy = ChoosePolicy(options.policy);
   if (!policy.ok()) return Fail(policy.status());
-  Result<SummaryInputs> inputs = ResolveInputs(options.inputs);
-  if (!inputs.ok()) return Fail(inputs.status());
+  if (!options.step.empty() && options.details) {
+    return Fail(Status::Error("--details with --step is not supported yet"));
+  }
   Details details;
-  Result<StepStats> stats = options.details
-                                ? SummarizeWithDetails(inputs.value(), policy.value(), details)
-                                : Summarize(inputs.value(), policy.value());
+  Result<StepStats> stats = Status::Error("not run");
+  if (!options.step.empty()) {
+    stats = SummarizeOneStep(options.inputs, policy.value(), options.steps_regex, options.step);
+  } else {
+    Result<SummaryInputs> inputs = ResolveInputs(options.inputs);
+    if (!inputs.ok()) return Fail(inputs.status());
+    stats = options.details ? SummarizeWithDetails(inputs.value(), policy.value(), details)
+                            : Summarize(inputs.value(), policy.value());
+  }
   if (!stats.ok()) return Fail(stats.status());
 
   const Details* shown = options.details ? &details : nullptr;
@@ -71,12 +80,18 @@ void AddSummarizeCommand(CLI::App& app, Action& action) {
   cmd->add_flag("--details", options->details,
                 "Add per-device/stream unions and gaps, memory operations, top kernels, "
                 "classification coverage, launch-path percentiles and data-quality counts");
+  cmd->add_option("--step", options->step,
+                  "Summarize one step of a whole run: its index, or 'median' (the steady-state "
+                  "step closest to the median span); steps as in 'stepstat steps'");
+  cmd->add_option("--steps", options->steps_regex,
+                  "With --step: RE2 pattern over NVTX range names that marks the steps");
   cmd->footer(
       "Examples:\n"
       "  stepstat summarize examples/gb10-dit-step/gb10-dit-step\n"
       "  stepstat summarize run_cuda_gpu_trace.csv run_cuda_kern_exec_trace.csv -o stats.json\n"
       "  stepstat summarize run_cuda_gpu_trace.csv --policy my-policy.toml\n"
-      "  stepstat summarize run --details --format markdown   # for a pull request");
+      "  stepstat summarize run --details --format markdown   # for a pull request\n"
+      "  stepstat summarize run.sqlite --steps denoise --step median");
   cmd->callback([options, &action] { action = [options] { return RunSummarize(*options); }; });
 }
 

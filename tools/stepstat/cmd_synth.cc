@@ -32,6 +32,9 @@ void AddSynthCommand(CLI::App& app, Action& action) {
       ->capture_default_str();
   command->add_option("--seed", options->seed, "Random seed (the default gives the example)")
       ->capture_default_str();
+  command->add_flag("--nvtx", options->nvtx,
+                    "Also write BASE_nvtx_pushpop_trace.csv: one 'denoise_step' range per step "
+                    "(for `stepstat steps BASE BASE_nvtx_pushpop_trace.csv --steps denoise`)");
   command->callback([&action, options, out] {
     action = [options, out] {
       options->out_base = *out;

@@ -2,6 +2,12 @@
 #pragma once
 
 #include <functional>
+#include <string>
+#include <vector>
+
+#include "stepstat/policy.h"
+#include "stepstat/status.h"
+#include "stepstat/step_stats.h"
 
 namespace CLI {
 class App;
@@ -17,5 +23,10 @@ void AddSummarizeCommand(CLI::App& app, Action& action);
 void AddSynthCommand(CLI::App& app, Action& action);
 void AddClassifyCommand(CLI::App& app, Action& action);
 void AddPoliciesCommand(CLI::App& app, Action& action);
+void AddStepsCommand(CLI::App& app, Action& action);
+
+/// `summarize --step N|median`: the reference JSON of one step of a whole-run capture.
+Result<StepStats> SummarizeOneStep(const std::vector<std::string>& inputs, const Policy& policy,
+                                   const std::string& steps_regex, const std::string& which);
 
 }  // namespace stepstat::cli

@@ -1,0 +1,146 @@
+// Per-step statistics across a whole run: steps cut from NVTX ranges, PyTorch ProfilerStep
+// annotations or the repetition of the kernel-name sequence; each GPU operation attributed
+// to one step; one reference summary per step and their distribution over the steady state.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "stepstat/policy.h"
+#include "stepstat/status.h"
+#include "stepstat/step_stats.h"
+
+namespace stepstat {
+
+/// Where the steps came from.
+enum class StepSourceKind {
+  kRanges,          ///< CPU ranges (NVTX) whose text matches the --steps regex
+  kProfilerStep,    ///< PyTorch `ProfilerStep#N` annotations
+  kPeriodDetector,  ///< no annotations: the period of the kernel-name sequence
+};
+std::string_view StepSourceKindName(StepSourceKind kind);
+
+/// How a GPU operation found its step.
+enum class StepAttribution {
+  /// The step's CPU range contains the API call that launched the op (same thread, or the
+  /// same process when no step range is on the call's thread), joined by correlation id. An
+  /// op with no launch record whose id lies between two launches of one step belongs to that
+  /// step; any other op without one is placed by the time windows below, the last one
+  /// closed at the end of the last range.
+  kLaunchCorrelation,
+  /// Same, joined by the kernel's start time (kern-exec CSV rows carry no correlation id).
+  kLaunchKernelStart,
+  /// No launch calls: an op belongs to step k when its GPU start is in
+  /// [start of step k, start of step k+1); the last step's window has no end. For ranges the
+  /// starts are CPU times (GPU work that lags into the next range goes to the next step);
+  /// for detected steps they are the starts of the first kernel of each step.
+  kGpuTimeWindow,
+};
+std::string_view StepAttributionName(StepAttribution attribution);
+
+/// Everything a step source and the attribution need beyond a summary's inputs.
+struct StepsInputs {
+  SummaryInputs trace;               ///< GPU operations and, optionally, launch calls
+  std::optional<TraceInput> ranges;  ///< an nvtx_pushpop_trace / nvtx_gpu_proj_trace CSV
+};
+
+/// Resolves `stepstat steps` INPUT arguments: ResolveInputs plus at most one NVTX CSV.
+Result<StepsInputs> ResolveStepsInputs(const std::vector<std::string>& args);
+
+struct StepsOptions {
+  std::string range_regex;  ///< RE2 search over range text; empty: ProfilerStep# or detector
+  /// Leading steps whose GPU span differs from the median by more than this fraction are
+  /// warm-up (at most half of the steps).
+  double warmup_tolerance = 0.2;
+  double slow_factor = 2.0;               ///< a step this many times the steady median is slow
+  double dominant_kernel_fraction = 0.5;  ///< one kernel taking more of the span is flagged
+};
+
+enum StepFlag : uint32_t {
+  kStepNoGpuWork = 1u << 0,  ///< no GPU operation was attributed to the step
+  kStepDominantKernel =
+      1u << 1,             ///< one kernel took more than dominant_kernel_fraction of the span
+  kStepSlow = 1u << 2,     ///< span >= slow_factor x the steady-state median
+  kStepPartial = 1u << 3,  ///< detector only: the prefix before the first cut or a short tail
+};
+/// Flag names in bit order, e.g. {"no_gpu_work", "slow"}.
+std::vector<std::string_view> StepFlagNames(uint32_t flags);
+
+/// What one step adds up to (the totals behind the reference summary; StepStatsOf() turns
+/// them into its fields with the same arithmetic as `summarize`).
+struct StepTotals {
+  int64_t operation_count = 0;
+  int64_t kernel_count = 0;
+  int64_t kernel_time_ns = 0;
+  int64_t first_start_ns = 0;  ///< meaningful when operation_count > 0
+  int64_t last_end_ns = 0;
+  int64_t gap_count = 0;
+  int64_t gap_total_ns = 0;
+  int64_t gap_max_ns = 0;
+  std::vector<int64_t> component_time_ns;  ///< by classifier index, `other` last
+  std::vector<int64_t> component_launches;
+  int64_t launch_call_count = 0;
+  int64_t launch_union_ns = 0;
+  int64_t launch_overlap_ns = 0;  ///< launch union ∩ kernel union, both of this step only
+  int64_t longest_kernel_ns = 0;
+  std::string longest_kernel_name;  ///< set only for steps flagged kStepDominantKernel
+};
+
+struct StepRecord {
+  int64_t index = 0;  ///< position in StepsReport::steps, from 0
+  std::string name;   ///< range text ("ProfilerStep#12"), or "kernels a..b" for detected steps
+  int64_t cpu_start_ns = -1;  ///< the CPU range; -1 for detected steps
+  int64_t cpu_end_ns = -1;
+  StepTotals totals;
+  bool warmup = false;
+  uint32_t flags = 0;  ///< StepFlag bits
+};
+
+/// Over the steady-state steps. Quantiles interpolate linearly between order statistics
+/// (numpy's default); cv is the population standard deviation over the mean (0 if mean is 0).
+struct Distribution {
+  std::string metric;  ///< a summary key, e.g. "gpu_span_ns", "components.sage2.milliseconds"
+  double median = 0, p10 = 0, p90 = 0, min = 0, max = 0, cv = 0;
+};
+
+struct StepsReport {
+  StepSourceKind source = StepSourceKind::kPeriodDetector;
+  std::string source_detail;  ///< the regex, "ProfilerStep#N", or the detected period
+  StepAttribution attribution = StepAttribution::kGpuTimeWindow;
+  std::string gpu_trace;
+  std::optional<std::string> launch_trace;  ///< null when the overlap is unknown
+  std::optional<std::string> range_trace;
+  std::vector<StepRecord> steps;
+  StepTotals outside;  ///< operations attributed to no step
+  int64_t warmup_count = 0;
+  int64_t steady_count = 0;
+  int64_t median_step = -1;  ///< the steady step whose span is closest to the median
+  std::vector<Distribution> steady_state;
+};
+
+/// Reads the inputs (a few streaming passes), cuts steps, attributes every GPU operation.
+Result<StepsReport> AnalyzeSteps(const StepsInputs& inputs, const Policy& policy,
+                                 const StepsOptions& options);
+
+/// The reference summary of one step, as `summarize` would print it for a hand-cut trace.
+StepStats StepStatsOf(const StepsReport& report, const StepRecord& step, const Policy& policy);
+
+/// "median" (the median_step) or a step index; an error names the valid range.
+Result<size_t> ChooseStep(const StepsReport& report, std::string_view which);
+
+}  // namespace stepstat
+
+namespace stepstat {
+
+/// The steps report as JSON, printed as Python's json.dumps(report, indent=2) would (plus a
+/// final newline): per-step summaries with the reference keys, then the steady state.
+std::string StepsToJson(const StepsReport& report, const Policy& policy);
+/// One aligned text row per step, then the steady-state distribution.
+std::string StepsToTable(const StepsReport& report, const Policy& policy);
+/// The same as GitHub Markdown tables.
+std::string StepsToMarkdown(const StepsReport& report, const Policy& policy);
+
+}  // namespace stepstat

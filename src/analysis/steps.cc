@@ -1,0 +1,330 @@
+// AnalyzeSteps: the passes over the inputs. 1. CPU ranges (an NVTX CSV, or the ranges of a
+// SQLite/Kineto file) → step ranges; without any, the kernel sequence → the period detector.
+// 2. Launch calls → each call's step, the key → step runs and each step's launch union.
+// 3. GPU operations → each op's step → the per-step accumulators. Every pass streams; what
+// stays is one accumulator per step (and, for the detector, the kernel name sequence).
+#include "stepstat/steps.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "analysis/period_detector.h"
+#include "analysis/steps_attribution.h"
+#include "analysis/steps_distribution.h"
+#include "analysis/steps_ranges.h"
+#include "analysis/steps_sink.h"
+
+namespace stepstat {
+
+namespace {
+
+bool HoldsLaunchesAndOps(InputKind kind) {
+  return kind == InputKind::kNsysSqlite || kind == InputKind::kKinetoJson;
+}
+
+// A kern-exec trace given alone stands in for the GPU trace (kernels only), as in summarize.
+class LaunchedKernelsSink : public TraceSink {
+ public:
+  explicit LaunchedKernelsSink(TraceSink& inner) : inner_(inner) {}
+  Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override {
+    return inner_.OnGpuOps(ops, names);
+  }
+  Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override {
+    kernels_.clear();
+    for (const LaunchCall& call : calls) {
+      if (call.kernel_start_ns < 0 || call.kernel_duration_ns < 0) continue;
+      GpuOp op;
+      op.start_ns = call.kernel_start_ns;
+      op.duration_ns = call.kernel_duration_ns;
+      op.correlation_id = call.correlation_id;
+      op.name = call.kernel_name;
+      op.line = call.line;
+      kernels_.push_back(op);
+    }
+    return inner_.OnGpuOps(kernels_, names);
+  }
+
+ private:
+  TraceSink& inner_;
+  std::vector<GpuOp> kernels_;
+};
+
+Status ReadGpuSide(const TraceInput& input, TraceSink& sink) {
+  LaunchedKernelsSink launched(sink);
+  TraceSink& target =
+      input.kind == InputKind::kNsysKernExecTraceCsv ? static_cast<TraceSink&>(launched) : sink;
+  return ReadInput(input.path, input.display_name, input.kind, target).status();
+}
+
+// The file that holds launch calls, if any.
+const TraceInput* LaunchSource(const StepsInputs& inputs) {
+  if (inputs.trace.launches) return &*inputs.trace.launches;
+  InputKind kind = inputs.trace.gpu.kind;
+  if (HoldsLaunchesAndOps(kind) || kind == InputKind::kNsysKernExecTraceCsv) {
+    return &inputs.trace.gpu;
+  }
+  return nullptr;
+}
+
+// Kernels in start order with the idle time before each, for the period detector.
+class KernelSequenceSink : public TraceSink {
+ public:
+  struct Kernel {
+    int64_t start, end;
+    NameId name;
+  };
+  Status OnGpuOps(std::span<const GpuOp> ops, const StringPool&) override {
+    for (const GpuOp& op : ops) {
+      if (op.kind == OpKind::kKernel) kernels.push_back({op.start_ns, op.end_ns(), op.name});
+    }
+    return Status::Ok();
+  }
+  Status OnLaunchCalls(std::span<const LaunchCall>, const StringPool&) override {
+    return Status::Ok();
+  }
+  std::vector<Kernel> kernels;
+};
+
+struct Plan {
+  size_t step_count = 0;
+  std::function<int32_t(const LaunchCall&)> launch_step;  // empty: no launch pass
+  std::function<int32_t(const GpuOp&)> op_step;
+  std::function<void()> after_launches;  // optional
+};
+
+// Runs the launch and GPU passes; a GPU trace out of order is read again, buffered.
+Result<std::vector<StepTotals>> Accumulate(const StepsInputs& inputs, const Policy& policy,
+                                           const Classifier& classifier,
+                                           const StepsOptions& options, const Plan& plan) {
+  const int components = static_cast<int>(policy.components.size()) + 1;
+  for (bool buffered : {false, true}) {
+    StepAccumulators steps(
+        plan.step_count, [&](std::string_view name) { return classifier.Classify(name); },
+        components, options.dominant_kernel_fraction, buffered);
+    if (plan.launch_step) {
+      StepLaunchSink launch_sink(steps, plan.launch_step);
+      const TraceInput& source = *LaunchSource(inputs);
+      RETURN_IF_ERROR(
+          ReadInput(source.path, source.display_name, source.kind, launch_sink).status());
+    }
+    steps.FinishLaunches();
+    if (plan.after_launches) plan.after_launches();
+    StepGpuSink gpu_sink(steps, plan.op_step, inputs.trace.gpu.display_name);
+    Status read = ReadGpuSide(inputs.trace.gpu, gpu_sink);
+    if (steps.unsorted() && !buffered) continue;
+    RETURN_IF_ERROR(read);
+    steps.FinishOps();
+    return steps.TakeTotals();
+  }
+  return Status::Error("unreachable");
+}
+
+// Keys that join a GPU op to its launch call: correlation ids when the launch source has
+// them, else kernel start times. Decided by the first call that carries either.
+struct KeyChoice {
+  enum Kind { kUnknown, kCorrelation, kKernelStart } kind = kUnknown;
+  int64_t Of(const LaunchCall& call) {
+    if (kind == kUnknown) {
+      if (call.correlation_id >= 0)
+        kind = kCorrelation;
+      else if (call.kernel_start_ns >= 0)
+        kind = kKernelStart;
+    }
+    return kind == kCorrelation   ? call.correlation_id
+           : kind == kKernelStart ? call.kernel_start_ns
+                                  : -1;
+  }
+  int64_t Of(const GpuOp& op) const {
+    return kind == kCorrelation ? op.correlation_id : kind == kKernelStart ? op.start_ns : -1;
+  }
+};
+
+Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
+                               const Classifier& classifier, const StepsOptions& options,
+                               std::vector<StepRange> ranges, StepsReport report) {
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    StepRecord r;
+    r.index = static_cast<int64_t>(i);
+    r.name = ranges[i].name;
+    r.cpu_start_ns = ranges[i].start_ns;
+    r.cpu_end_ns = ranges[i].end_ns;
+    report.steps.push_back(std::move(r));
+  }
+  std::vector<int64_t> starts;
+  starts.reserve(ranges.size());
+  for (const StepRange& r : ranges) starts.push_back(r.start_ns);
+  WindowStepFinder windows(starts);
+  auto by_window = [&windows](const GpuOp& op) { return windows.StepOf(op.start_ns); };
+  // For ops whose launch is unknown (a memcpy before a step's first kernel, when keys are
+  // kernel start times): the same windows, closed at the end of the last range.
+  int64_t last_end = 0;
+  for (const StepRange& r : ranges) last_end = std::max(last_end, r.end_ns);
+  WindowStepFinder closed_windows(std::move(starts), last_end);
+
+  Plan plan;
+  plan.step_count = ranges.size();
+  plan.op_step = by_window;
+  const TraceInput* launches = LaunchSource(inputs);
+  LaunchStepFinder finder(ranges);
+  KeyChoice keys;
+  StepKeyRuns runs;
+  int64_t attributed_calls = 0;
+  if (launches) {
+    plan.launch_step = [&](const LaunchCall& call) {
+      int32_t step = finder.StepOf(call.pid, call.tid, call.api_start_ns);
+      int64_t key = keys.Of(call);
+      if (key >= 0) runs.Add(key, step);
+      attributed_calls += step != kNoStep;
+      return step;
+    };
+    plan.after_launches = [&runs] { runs.Freeze(); };
+    plan.op_step = [&](const GpuOp& op) {
+      int64_t key = keys.Of(op);
+      int32_t step = key < 0 ? kUnknownKey : runs.Find(key);
+      return step == kUnknownKey ? closed_windows.StepOf(op.start_ns) : step;
+    };
+  }
+  ASSIGN_OR_RETURN(std::vector<StepTotals> totals,
+                   Accumulate(inputs, policy, classifier, options, plan));
+  report.attribution = keys.kind == KeyChoice::kCorrelation   ? StepAttribution::kLaunchCorrelation
+                       : keys.kind == KeyChoice::kKernelStart ? StepAttribution::kLaunchKernelStart
+                                                              : StepAttribution::kGpuTimeWindow;
+  if (launches && (attributed_calls == 0 || keys.kind == KeyChoice::kUnknown)) {
+    // No launch call fell in a step range (or none can be joined): GPU time windows it is,
+    // and no per-step launch overlap.
+    plan.launch_step = nullptr;
+    plan.after_launches = nullptr;
+    plan.op_step = by_window;
+    report.attribution = StepAttribution::kGpuTimeWindow;
+    ASSIGN_OR_RETURN(totals, Accumulate(inputs, policy, classifier, options, plan));
+    launches = nullptr;
+  }
+  if (launches) report.launch_trace = launches->display_name;
+  for (size_t i = 0; i < ranges.size(); ++i) report.steps[i].totals = std::move(totals[i]);
+  report.outside = std::move(totals.back());
+  return report;
+}
+
+Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& policy,
+                                     const Classifier& classifier, const StepsOptions& options,
+                                     StepsReport report) {
+  KernelSequenceSink sequence;
+  RETURN_IF_ERROR(ReadGpuSide(inputs.trace.gpu, sequence));
+  std::vector<KernelSequenceSink::Kernel>& kernels = sequence.kernels;
+  auto by_start = [](const auto& a, const auto& b) {
+    return a.start != b.start ? a.start < b.start : a.end < b.end;
+  };
+  if (!std::is_sorted(kernels.begin(), kernels.end(), by_start)) {
+    std::stable_sort(kernels.begin(), kernels.end(), by_start);
+  }
+  std::vector<NameId> names;
+  std::vector<int64_t> idle;
+  names.reserve(kernels.size());
+  idle.reserve(kernels.size());
+  int64_t frontier = kernels.empty() ? 0 : kernels.front().start;
+  for (const auto& k : kernels) {
+    names.push_back(k.name);
+    idle.push_back(std::max<int64_t>(0, k.start - frontier));
+    frontier = std::max(frontier, k.end);
+  }
+  PeriodDetection period = DetectPeriod(names, idle);
+  if (!period.found) {
+    return ErrorAt(inputs.trace.gpu.display_name, 0,
+                   "no step annotations and no repeating kernel sequence; give an NVTX trace "
+                   "and --steps REGEX");
+  }
+  report.source_detail = "period of " + std::to_string(period.period) + " kernels";
+  std::vector<int64_t> starts;
+  for (size_t i = 0; i < period.boundaries.size(); ++i) {
+    size_t first = period.boundaries[i];
+    size_t end = i + 1 < period.boundaries.size() ? period.boundaries[i + 1] : kernels.size();
+    StepRecord r;
+    r.index = static_cast<int64_t>(i);
+    r.name = "kernels " + std::to_string(first) + ".." + std::to_string(end - 1);
+    bool first_or_last = i == 0 || i + 1 == period.boundaries.size();
+    // A warm-up prefix or a cut-off tail: fewer kernels than a step by more than noise.
+    size_t short_by = std::max<size_t>(1, period.period / 100);
+    if (first_or_last && end - first + short_by <= period.period) r.flags |= kStepPartial;
+    report.steps.push_back(std::move(r));
+    starts.push_back(kernels[first].start);
+  }
+  kernels = {};
+  names = {};
+  idle = {};
+
+  WindowStepFinder windows(std::move(starts));
+  Plan plan;
+  plan.step_count = report.steps.size();
+  plan.op_step = [&windows](const GpuOp& op) { return windows.StepOf(op.start_ns); };
+  const TraceInput* launches = LaunchSource(inputs);
+  int64_t joined = 0;
+  if (launches) {
+    // A launch belongs to the step of the kernel it launched.
+    plan.launch_step = [&](const LaunchCall& call) {
+      if (call.kernel_start_ns < 0) return kNoStep;
+      ++joined;
+      return windows.StepOf(call.kernel_start_ns);
+    };
+  }
+  ASSIGN_OR_RETURN(std::vector<StepTotals> totals,
+                   Accumulate(inputs, policy, classifier, options, plan));
+  if (launches && joined > 0) report.launch_trace = launches->display_name;
+  for (size_t i = 0; i < report.steps.size(); ++i) report.steps[i].totals = std::move(totals[i]);
+  report.outside = std::move(totals.back());
+  return report;
+}
+
+}  // namespace
+
+Result<StepsReport> AnalyzeSteps(const StepsInputs& inputs, const Policy& policy,
+                                 const StepsOptions& options) {
+  ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
+  StepsReport report;
+  report.gpu_trace = inputs.trace.gpu.display_name;
+
+  const TraceInput* range_file = inputs.ranges                                ? &*inputs.ranges
+                                 : HoldsLaunchesAndOps(inputs.trace.gpu.kind) ? &inputs.trace.gpu
+                                                                              : nullptr;
+  const bool by_regex = !options.range_regex.empty();
+  if (by_regex && !range_file) {
+    return Status::Error(
+        "--steps needs CPU ranges: give an nvtx_pushpop_trace CSV, an nsys SQLite export or a "
+        "PyTorch profiler trace");
+  }
+  std::vector<StepRange> ranges;
+  if (range_file) {
+    ASSIGN_OR_RETURN(std::unique_ptr<RangeCollector> collector,
+                     RangeCollector::Create(by_regex ? options.range_regex : kProfilerStepPattern));
+    RETURN_IF_ERROR(
+        ReadInput(range_file->path, range_file->display_name, range_file->kind, *collector)
+            .status());
+    ranges = collector->TakeSteps();
+    if (ranges.empty() && by_regex) {
+      std::string message = "no CPU range matches '" + options.range_regex + "' (" +
+                            std::to_string(collector->ranges_seen()) + " ranges";
+      const std::vector<std::string>& samples = collector->sample_names();
+      for (size_t i = 0; i < samples.size(); ++i) {
+        message += (i == 0 ? ", e.g. '" : "', '") + samples[i];
+        if (i + 1 == samples.size()) message += "'";
+      }
+      return ErrorAt(range_file->display_name, 0, message + ")");
+    }
+    if (!ranges.empty()) report.range_trace = range_file->display_name;
+  }
+
+  Result<StepsReport> result = Status::Error("not run");
+  if (!ranges.empty()) {
+    report.source = by_regex ? StepSourceKind::kRanges : StepSourceKind::kProfilerStep;
+    report.source_detail = by_regex ? options.range_regex : std::string("ProfilerStep#N");
+    result = FromRanges(inputs, policy, classifier, options, std::move(ranges), std::move(report));
+  } else {
+    report.source = StepSourceKind::kPeriodDetector;
+    report.attribution = StepAttribution::kGpuTimeWindow;
+    result = FromKernelPeriod(inputs, policy, classifier, options, std::move(report));
+  }
+  if (!result.ok()) return result;
+  FinishStepsReport(result.value(), policy, options);
+  return result;
+}
+
+}  // namespace stepstat

@@ -1,0 +1,31 @@
+// `stepstat steps` INPUT arguments: a summary's inputs plus at most one NVTX CSV.
+#include <filesystem>
+#include <system_error>
+
+#include "stepstat/steps.h"
+
+namespace stepstat {
+
+Result<StepsInputs> ResolveStepsInputs(const std::vector<std::string>& args) {
+  StepsInputs inputs;
+  std::vector<std::string> trace_args;
+  for (const std::string& arg : args) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(arg, ec)) {
+      ASSIGN_OR_RETURN(InputKind kind, DetectInputKind(arg, arg));
+      if (kind == InputKind::kNsysNvtxTraceCsv) {
+        if (inputs.ranges) {
+          return ErrorAt(arg, 0,
+                         "a second NVTX trace (the first is " + inputs.ranges->display_name + ")");
+        }
+        inputs.ranges = TraceInput{arg, arg, kind};
+        continue;
+      }
+    }
+    trace_args.push_back(arg);
+  }
+  ASSIGN_OR_RETURN(inputs.trace, ResolveInputs(trace_args));
+  return inputs;
+}
+
+}  // namespace stepstat
