@@ -34,6 +34,11 @@ Result<bool> CsvScanner::Refill() {
   size_t before = view_.size() - pos_;
   ASSIGN_OR_RETURN(view_, source_.Next(pos_));
   pos_ = 0;
+  // At the start, enough bytes to see a whole BOM; fetched before the NUL scan below, so it
+  // covers them too.
+  while (!started_ && view_.size() < kBom.size() && !source_.exhausted()) {
+    ASSIGN_OR_RETURN(view_, source_.Next(0));
+  }
   uint64_t begin = source_.offset();
   uint64_t end = begin + view_.size();
   uint64_t from = std::max(begin, nul_checked_until_);
@@ -44,9 +49,6 @@ Result<bool> CsvScanner::Refill() {
   nul_checked_until_ = std::max(nul_checked_until_, end);
   if (!started_) {
     started_ = true;
-    while (view_.size() < kBom.size() && !source_.exhausted()) {
-      ASSIGN_OR_RETURN(view_, source_.Next(0));
-    }
     if (view_.substr(0, kBom.size()) == kBom) pos_ = kBom.size();
     input_was_empty_ = pos_ == view_.size() && source_.exhausted();
     return true;
