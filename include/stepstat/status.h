@@ -10,11 +10,16 @@
 
 namespace stepstat {
 
+/// `message` with control bytes written as \n, \r, \t or \xNN: error messages end up on a
+/// terminal, and they hold bytes from files (names, header cells, file names).
+std::string OneLineMessage(std::string message);
+
 class [[nodiscard]] Status {
  public:
   Status() = default;  // ok
   static Status Ok() { return Status(); }
-  static Status Error(std::string message) { return Status(std::move(message)); }
+  /// Always one line: control bytes in `message` are escaped (OneLineMessage).
+  static Status Error(std::string message) { return Status(OneLineMessage(std::move(message))); }
 
   bool ok() const { return message_.empty(); }
   /// Empty when ok.
