@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,8 +26,9 @@ class CsvScanner {
   Result<bool> NextRow();
 
   /// The fields of the last row. They point into the source's window or a scanner-owned
-  /// buffer: valid until the next call of NextRow() or SkipLinesUntil().
-  const std::vector<std::string_view>& fields() const { return fields_; }
+  /// buffer: valid until the next call of NextRow() or SkipLinesUntil(). The span itself
+  /// is reused for every row (no allocation per row).
+  std::span<const std::string_view> fields() const { return {fields_.data(), count_}; }
 
   /// 1-based line where the last row starts (quoted fields may span lines).
   int64_t line() const { return row_line_; }
@@ -46,9 +48,7 @@ class CsvScanner {
  private:
   enum class Parse { kRow, kNeedMore, kError };
   Parse ParseRow(Status& error);
-  Result<bool> Refill();
-  Status CheckNul(uint64_t row_end);
-  Status NulError(uint64_t row_begin);
+  Status Refill();
 
   ByteSource& source_;
   std::string display_name_;
@@ -61,10 +61,9 @@ class CsvScanner {
   // While a row is parsed: the line where an unclosed quote opened, for the error.
   int64_t open_quote_line_ = 0;
   bool in_quote_ = false;
-  uint64_t nul_checked_until_ = 0;
-  uint64_t first_nul_ = UINT64_MAX;  // input offset of the first NUL byte seen
 
-  std::vector<std::string_view> fields_;
+  std::vector<std::string_view> fields_;  // grown, never shrunk; the row is the first count_
+  size_t count_ = 0;
   std::string unescaped_;  // fields that had "" escapes, back to back
   struct Unescaped {
     size_t field;

@@ -13,6 +13,7 @@
 namespace stepstat {
 
 inline constexpr size_t kDefaultWindowBytes = 16 << 20;
+inline constexpr size_t kReadBufferBytes = 256 << 10;
 
 /// A regular file mapped `window_bytes` at a time (rounded up to pages). Fails on platforms
 /// without mmap and on files that cannot be mapped; callers then fall back to a stream.

@@ -14,11 +14,13 @@ inline constexpr int64_t kPow10[] = {1,          10,          100,          1000
                                      10000,      100000,      1000000,      10000000,
                                      100000000,  1000000000,  10000000000,  100000000000};
 
-/// Non-negative decimal `text` × 10^exponent as an exact int64 (rounding as
-/// ParseScaledDecimal). On failure returns the error and leaves `out` alone.
+/// Non-negative decimal `text` × 10^exponent as an exact int64, the same result as
+/// ParseScaledDecimal (which it falls back to for anything but plain digits).
 inline DecimalResult ParseScaled(std::string_view text, int exponent) {
+  // Fast path: digits, optionally "." and at most `exponent` more digits (so no rounding),
+  // at most 18 digits in all (so no overflow before the range check).
   size_t n = text.size();
-  if (n >= 1 && n <= 18 && exponent >= 0 && exponent < 12) {
+  if (n >= 1 && n <= 19 && exponent >= 0 && exponent < 12) {
     uint64_t value = 0;
     size_t i = 0;
     for (; i < n; ++i) {
@@ -26,10 +28,22 @@ inline DecimalResult ParseScaled(std::string_view text, int exponent) {
       if (digit > 9) break;
       value = value * 10 + digit;
     }
-    if (i == n) {
-      auto scale = static_cast<uint64_t>(kPow10[exponent]);
-      if (value <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) / scale) {
-        return {static_cast<int64_t>(value * scale), std::nullopt};
+    int scale = exponent;
+    bool plain = i == n && i > 0;
+    if (!plain && i > 0 && i + 1 < n && text[i] == '.' && n - i - 1 <= static_cast<size_t>(exponent)) {
+      size_t j = i + 1;
+      for (; j < n; ++j) {
+        unsigned digit = static_cast<unsigned char>(text[j]) - unsigned{'0'};
+        if (digit > 9) break;
+        value = value * 10 + digit;
+      }
+      plain = j == n && n <= 19;
+      scale = exponent - static_cast<int>(n - i - 1);
+    }
+    if (plain && n <= 19) {
+      auto factor = static_cast<uint64_t>(kPow10[scale]);
+      if (value <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) / factor) {
+        return {static_cast<int64_t>(value * factor), std::nullopt};
       }
     }
   }

@@ -87,7 +87,7 @@ std::optional<InputKind> ClassifyNsysCsvHeader(std::string_view raw_line) {
   return std::nullopt;
 }
 
-CsvHeader::CsvHeader(const std::vector<std::string_view>& fields) {
+CsvHeader::CsvHeader(std::span<const std::string_view> fields) {
   names_.reserve(fields.size());
   for (std::string_view field : fields) names_.emplace_back(Trim(field));
 }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,7 +33,7 @@ std::optional<int> SizeUnitToBytesExponent(std::string_view unit);
 /// The header row's columns, looked up by base name.
 class CsvHeader {
  public:
-  explicit CsvHeader(const std::vector<std::string_view>& fields);
+  explicit CsvHeader(std::span<const std::string_view> fields);
   /// Index of the first column whose base name is one of `names`, or -1.
   int Find(std::initializer_list<std::string_view> names) const;
   const std::string& name(int column) const { return names_[static_cast<size_t>(column)]; }

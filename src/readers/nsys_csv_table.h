@@ -26,7 +26,7 @@ class NsysCsvTable {
   Result<bool> NextRow();
 
   /// Valid until the next NextRow(); exactly header().size() of them.
-  const std::vector<std::string_view>& fields() const { return scanner_.fields(); }
+  std::span<const std::string_view> fields() const { return scanner_.fields(); }
   int64_t line() const { return scanner_.line(); }
   int64_t header_line() const { return header_line_; }
   const CsvHeader& header() const { return header_; }

@@ -26,6 +26,7 @@ int Run(int argc, char** argv) {
 
   Action action;
   AddSummarizeCommand(app, action);
+  AddSynthCommand(app, action);
 
   try {
     app.parse(argc, argv);
