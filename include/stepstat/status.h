@@ -72,8 +72,11 @@ class [[nodiscard]] Result {
   } while (0)
 
 /// `ASSIGN_OR_RETURN(auto x, MakeX());` declares x from a Result or returns its Status.
+/// (`lhs` is a declaration, so it cannot be parenthesized: hence the NOLINT.)
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define ASSIGN_OR_RETURN(lhs, rexpr)                          \
   auto STEPSTAT_CONCAT(result_macro_, __LINE__) = (rexpr);    \
   if (!STEPSTAT_CONCAT(result_macro_, __LINE__).ok())         \
     return STEPSTAT_CONCAT(result_macro_, __LINE__).status(); \
   lhs = std::move(STEPSTAT_CONCAT(result_macro_, __LINE__)).value()
+// NOLINTEND(bugprone-macro-parentheses)
