@@ -1,7 +1,8 @@
 // Golden tests of the real binary, in the manner of Perfetto's diff tests: each folder under
 // tests/golden/ holds the inputs, `cmd` (the arguments, one line, run from that folder) and
 // the expected `stdout`, `stderr` and `exit` (absent files mean empty output and exit 0), and
-// optionally `absent`: files that must not exist after the run.
+// optionally `absent`: files that must not exist after the run, and `env`: VAR=value lines
+// set for the run.
 // STEPSTAT_UPDATE_GOLDEN=1 rewrites the expectations from the current binary; review the diff.
 #include <gtest/gtest.h>
 
@@ -55,8 +56,18 @@ TEST_P(Golden, MatchesExpectedOutput) {
   }
   fs::path out = fs::temp_directory_path() / ("stepstat-golden-" + GetParam() + ".out");
   fs::path err = fs::temp_directory_path() / ("stepstat-golden-" + GetParam() + ".err");
-  std::string command = "cd '" + dir.string() + "' && '" + STEPSTAT_BINARY + "' " + args + " >'" +
-                        out.string() + "' 2>'" + err.string() + "'";
+  // Output that depends on the terminal's abilities (Unicode bars) must not depend on the
+  // developer's locale: every case runs in one fixed environment, plus its optional `env`
+  // file (VAR=value lines, e.g. NO_COLOR=1).
+  std::string environment = "env -u NO_COLOR LC_ALL=C.UTF-8 TERM=xterm";
+  if (fs::exists(dir / "env")) {
+    std::istringstream lines(ReadAll(dir / "env"));
+    for (std::string line; std::getline(lines, line);) {
+      if (!Trimmed(line).empty()) environment += " '" + Trimmed(line) + "'";
+    }
+  }
+  std::string command = "cd '" + dir.string() + "' && " + environment + " '" + STEPSTAT_BINARY +
+                        "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
   int raw = std::system(command.c_str());
   int exit_code = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128;
   std::string got_out = ReadAll(out);

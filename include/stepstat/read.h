@@ -19,6 +19,7 @@ enum class InputKind {
   kNsysNvtxTraceCsv,      ///< nsys stats nvtx_pushpop_trace / nvtx_gpu_proj_trace
   kNsysSqlite,            ///< nsys export --type sqlite
   kKinetoJson,            ///< PyTorch profiler trace
+  kNsysRep,               ///< .nsys-rep: read through `nsys export --type sqlite`
 };
 
 std::string_view InputKindName(InputKind kind);

@@ -65,6 +65,7 @@ Result<SummaryInputs> ResolveInputs(const std::vector<std::string>& args) {
   for (TraceInput& file : files) {
     switch (file.kind) {
       case InputKind::kNsysSqlite:
+      case InputKind::kNsysRep:
       case InputKind::kKinetoJson:
         if (files.size() != 1) {
           return ErrorAt(file.display_name, 0,

@@ -4,8 +4,12 @@
 #include <optional>
 #include <thread>
 
+#include "analysis/details_sink.h"
+#include "analysis/details_values.h"
 #include "analysis/step_stats_sink.h"
 #include "analysis/step_stats_values.h"
+#include "analysis/tee_sink.h"
+#include "stepstat/details.h"
 #include "stepstat/step_stats.h"
 
 namespace stepstat {
@@ -45,15 +49,20 @@ class LaunchedKernelsSink : public TraceSink {
 
 struct FileRun {
   std::optional<StepStatsSink> sink;
+  std::optional<DetailsSink> details;  ///< only under --details
   Status status;
   ReadReport report;
 };
 
-void ReadInto(const TraceInput& input, FileRun& run) {
-  LaunchedKernelsSink launched_kernels(*run.sink);
-  TraceSink& sink = input.kind == InputKind::kNsysKernExecTraceCsv
+// `as_gpu_side`: the file is the summary's GPU input. Only then may a kern-exec trace stand
+// in for the GPU trace; as the second file of a pair it supplies launch calls alone (each
+// side of the OverlapMeter must be fed by one thread, in order).
+void ReadInto(const TraceInput& input, bool as_gpu_side, FileRun& run) {
+  TeeSink tee{&*run.sink, run.details ? &*run.details : nullptr};
+  LaunchedKernelsSink launched_kernels(tee);
+  TraceSink& sink = as_gpu_side && input.kind == InputKind::kNsysKernExecTraceCsv
                         ? static_cast<TraceSink&>(launched_kernels)
-                        : *run.sink;
+                        : static_cast<TraceSink&>(tee);
   Result<ReadReport> read = ReadInput(input.path, input.display_name, input.kind, sink);
   if (!read.ok()) {
     run.status = read.status();
@@ -61,6 +70,7 @@ void ReadInto(const TraceInput& input, FileRun& run) {
   }
   run.report = read.value();
   run.sink->Finish();
+  if (run.details) run.details->Finish();
 }
 
 struct Pass {
@@ -68,31 +78,44 @@ struct Pass {
   Result<StepStats> stats = Status::Error("not run");
 };
 
+InputDetails InputDetailsOf(const TraceInput& input, const ReadReport& report) {
+  return {input.display_name, std::string(InputKindName(report.kind)), report.layout,
+          report.time_unit, report.rows};
+}
+
+// `details` is null when not asked for.
 Pass RunPass(const SummaryInputs& inputs, const Policy& policy, const Classifier& classifier,
-             bool assume_sorted) {
+             bool assume_sorted, Details* details) {
   bool two_threads = inputs.launches.has_value();
   OverlapMeter meter(two_threads ? kMaxPendingComponents : 0);
   FileRun gpu_run;
   FileRun launch_run;
   gpu_run.sink.emplace(inputs.gpu.display_name, classifier, meter, assume_sorted);
+  // Matching launch rows to kernels keeps a key per row: only when a launch side can exist.
+  bool match_launches = two_threads || inputs.gpu.kind != InputKind::kNsysGpuTraceCsv;
+  if (details) gpu_run.details.emplace(inputs.gpu.display_name, assume_sorted, match_launches);
 
   std::thread launch_thread;
   if (two_threads) {
     launch_run.sink.emplace(inputs.launches->display_name, classifier, meter, assume_sorted);
+    if (details) {
+      launch_run.details.emplace(inputs.launches->display_name, assume_sorted, match_launches);
+    }
     launch_thread = std::thread([&] {
-      ReadInto(*inputs.launches, launch_run);
+      ReadInto(*inputs.launches, /*as_gpu_side=*/false, launch_run);
       if (!launch_run.status.ok()) meter.Abort();
       meter.Close(OverlapMeter::kB);
     });
   }
-  ReadInto(inputs.gpu, gpu_run);
+  ReadInto(inputs.gpu, /*as_gpu_side=*/true, gpu_run);
   if (!gpu_run.status.ok()) meter.Abort();
   meter.Close(OverlapMeter::kA);
   if (!two_threads) meter.Close(OverlapMeter::kB);
   if (launch_thread.joinable()) launch_thread.join();
 
   Pass pass;
-  pass.unsorted = gpu_run.sink->unsorted() || (two_threads && launch_run.sink->unsorted());
+  pass.unsorted = gpu_run.sink->unsorted() || (two_threads && launch_run.sink->unsorted()) ||
+                  (gpu_run.details && gpu_run.details->unsorted());
   if (pass.unsorted) return pass;
   // Report the failure that caused the other side's "cancelled", not the cancellation.
   for (FileRun* run : {&gpu_run, &launch_run}) {
@@ -118,18 +141,39 @@ Pass RunPass(const SummaryInputs& inputs, const Policy& policy, const Classifier
   std::optional<LaunchOverlapTotals> overlap;
   if (sources.kernel_exec_trace) overlap = LaunchOverlapTotals{launches.union_ns, meter.overlap()};
   pass.stats = MakeStepStats(policy, gpu_run.sink->gpu(), overlap, sources);
+  if (details) {
+    std::vector<InputDetails> read = {InputDetailsOf(inputs.gpu, gpu_run.report)};
+    if (two_threads) read.push_back(InputDetailsOf(*inputs.launches, launch_run.report));
+    *details = MakeDetails(gpu_run.details->totals(),
+                           two_threads ? &launch_run.details->totals() : nullptr, policy,
+                           classifier, std::move(read));
+  }
   return pass;
 }
 
 }  // namespace
 
-Result<StepStats> Summarize(const SummaryInputs& inputs, const Policy& policy) {
+namespace {
+
+Result<StepStats> SummarizeInto(const SummaryInputs& inputs, const Policy& policy,
+                                Details* details) {
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
   // nsys writes rows sorted by start, so the first pass streams in bounded memory; only
   // input that turns out unsorted pays for a second pass that buffers and sorts.
-  Pass pass = RunPass(inputs, policy, classifier, /*assume_sorted=*/true);
-  if (pass.unsorted) pass = RunPass(inputs, policy, classifier, /*assume_sorted=*/false);
+  Pass pass = RunPass(inputs, policy, classifier, /*assume_sorted=*/true, details);
+  if (pass.unsorted) pass = RunPass(inputs, policy, classifier, /*assume_sorted=*/false, details);
   return std::move(pass.stats);
+}
+
+}  // namespace
+
+Result<StepStats> Summarize(const SummaryInputs& inputs, const Policy& policy) {
+  return SummarizeInto(inputs, policy, nullptr);
+}
+
+Result<StepStats> SummarizeWithDetails(const SummaryInputs& inputs, const Policy& policy,
+                                       Details& details) {
+  return SummarizeInto(inputs, policy, &details);
 }
 
 }  // namespace stepstat

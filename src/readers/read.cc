@@ -2,7 +2,10 @@
 #include <memory>
 
 #include "io/byte_source.h"
+#include "readers/kineto_json.h"
 #include "readers/nsys_csv_readers.h"
+#include "readers/nsys_rep.h"
+#include "readers/nsys_sqlite.h"
 #include "stepstat/read.h"
 
 namespace stepstat {
@@ -15,6 +18,7 @@ std::string_view InputKindName(InputKind kind) {
     case InputKind::kNsysNvtxTraceCsv: return "nsys NVTX trace CSV";
     case InputKind::kNsysSqlite: return "nsys SQLite export";
     case InputKind::kKinetoJson: return "PyTorch profiler JSON trace";
+    case InputKind::kNsysRep: return "nsys report (.nsys-rep)";
   }
   return "unknown";
 }
@@ -22,10 +26,9 @@ std::string_view InputKindName(InputKind kind) {
 Result<ReadReport> ReadInput(const std::filesystem::path& path, std::string_view display_name,
                              InputKind kind, TraceSink& sink) {
   switch (kind) {
-    case InputKind::kNsysSqlite:
-      return ErrorAt(display_name, 0, "nsys SQLite exports are not supported yet");
-    case InputKind::kKinetoJson:
-      return ErrorAt(display_name, 0, "PyTorch profiler JSON traces are not supported yet");
+    case InputKind::kNsysSqlite: return ReadNsysSqlite(path, display_name, sink);
+    case InputKind::kKinetoJson: return ReadKinetoJson(path, display_name, sink);
+    case InputKind::kNsysRep: return ReadNsysRep(path, display_name, sink);
     case InputKind::kNsysNvtxTraceCsv:
       return ErrorAt(display_name, 0, "NVTX trace CSVs are not supported as an input here");
     default:

@@ -27,6 +27,8 @@ int Run(int argc, char** argv) {
   Action action;
   AddSummarizeCommand(app, action);
   AddSynthCommand(app, action);
+  AddClassifyCommand(app, action);
+  AddPoliciesCommand(app, action);
 
   try {
     app.parse(argc, argv);

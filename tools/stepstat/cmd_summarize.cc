@@ -1,12 +1,14 @@
 #include <CLI/CLI.hpp>
-#include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "command_support.h"
 #include "commands.h"
-#include "io/atomic_file.h"
+#include "report/details_json.h"
+#include "report/markdown.h"
+#include "report/table.h"
+#include "stepstat/details.h"
 #include "stepstat/policy.h"
 #include "stepstat/report.h"
 #include "stepstat/step_stats.h"
@@ -19,37 +21,34 @@ struct SummarizeOptions {
   std::vector<std::string> inputs;
   std::string policy;
   std::string output = "-";
+  std::string format;  ///< empty: table on a terminal, JSON otherwise
+  bool details = false;
 };
-
-int Fail(const Status& status) {
-  std::fprintf(stderr, "stepstat: %s\n", status.message().c_str());
-  return 2;
-}
-
-// --policy takes a file, or the name of a built-in policy when no such file exists.
-Result<Policy> ChoosePolicy(const std::string& choice) {
-  if (choice.empty()) return BuiltinPolicy(kDefaultPolicyName);
-  std::error_code ec;
-  if (!std::filesystem::exists(choice, ec)) {
-    for (std::string_view name : BuiltinPolicyNames()) {
-      if (name == choice) return BuiltinPolicy(name);
-    }
-  }
-  return LoadPolicyFile(choice);
-}
 
 int RunSummarize(const SummarizeOptions& options) {
   Result<Policy> policy = ChoosePolicy(options.policy);
   if (!policy.ok()) return Fail(policy.status());
   Result<SummaryInputs> inputs = ResolveInputs(options.inputs);
   if (!inputs.ok()) return Fail(inputs.status());
-  Result<StepStats> stats = Summarize(inputs.value(), policy.value());
+  Details details;
+  Result<StepStats> stats = options.details
+                                ? SummarizeWithDetails(inputs.value(), policy.value(), details)
+                                : Summarize(inputs.value(), policy.value());
   if (!stats.ok()) return Fail(stats.status());
 
-  std::string json = StepStatsToJson(stats.value());
-  if (options.output == "-") return WriteStdout(json) ? 0 : 2;
-  Status written = WriteFileAtomically(options.output, json);
-  return written.ok() ? 0 : Fail(written);
+  const Details* shown = options.details ? &details : nullptr;
+  std::string text;
+  switch (ChooseFormat(options.format, options.output)) {
+    case OutputFormat::kTable:
+      text = StepStatsToTable(stats.value(), shown, StdoutTextStyle());
+      break;
+    case OutputFormat::kMarkdown: text = StepStatsToMarkdown(stats.value(), shown); break;
+    case OutputFormat::kJson:
+      text = shown ? StepStatsWithDetailsToJson(stats.value(), details)
+                   : StepStatsToJson(stats.value());
+      break;
+  }
+  return Emit(text, options.output);
 }
 
 }  // namespace
@@ -65,12 +64,19 @@ void AddSummarizeCommand(CLI::App& app, Action& action) {
   cmd->add_option("--policy", options->policy,
                   "Classification policy: a TOML file, or a built-in name (default dit-nvfp4)");
   cmd->add_option("-o,--output", options->output,
-                  "Write the JSON here ('-' for stdout, the default)");
+                  "Write the result here ('-' for stdout, the default)");
+  cmd->add_option("--format", options->format,
+                  "table, json or markdown (default: table on a terminal, json otherwise)")
+      ->check(CLI::IsMember({"table", "json", "markdown"}));
+  cmd->add_flag("--details", options->details,
+                "Add per-device/stream unions and gaps, memory operations, top kernels, "
+                "classification coverage, launch-path percentiles and data-quality counts");
   cmd->footer(
       "Examples:\n"
       "  stepstat summarize examples/gb10-dit-step/gb10-dit-step\n"
       "  stepstat summarize run_cuda_gpu_trace.csv run_cuda_kern_exec_trace.csv -o stats.json\n"
-      "  stepstat summarize run_cuda_gpu_trace.csv --policy my-policy.toml");
+      "  stepstat summarize run_cuda_gpu_trace.csv --policy my-policy.toml\n"
+      "  stepstat summarize run --details --format markdown   # for a pull request");
   cmd->callback([options, &action] { action = [options] { return RunSummarize(*options); }; });
 }
 

@@ -15,5 +15,7 @@ using Action = std::function<int()>;
 /// Each adds its subcommand to `app` and, when that subcommand is parsed, sets `action`.
 void AddSummarizeCommand(CLI::App& app, Action& action);
 void AddSynthCommand(CLI::App& app, Action& action);
+void AddClassifyCommand(CLI::App& app, Action& action);
+void AddPoliciesCommand(CLI::App& app, Action& action);
 
 }  // namespace stepstat::cli

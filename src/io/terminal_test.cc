@@ -1,0 +1,42 @@
+#include "io/terminal.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+namespace stepstat {
+namespace {
+
+// Sets the variables that decide Unicode output; unset when null.
+void Environment(const char* lc_all, const char* lang, const char* no_color, const char* term) {
+  auto set = [](const char* name, const char* value) {
+    if (value == nullptr) {
+      unsetenv(name);
+    } else {
+      setenv(name, value, 1);
+    }
+  };
+  set("LC_ALL", lc_all);
+  set("LC_CTYPE", nullptr);
+  set("LANG", lang);
+  set("NO_COLOR", no_color);
+  set("TERM", term);
+}
+
+TEST(TerminalAllowsUnicode, FollowsLocaleNoColorAndDumbTerminals) {
+  Environment("C.UTF-8", nullptr, nullptr, "xterm");
+  EXPECT_TRUE(TerminalAllowsUnicode());
+  Environment(nullptr, "en_US.utf8", nullptr, "xterm");
+  EXPECT_TRUE(TerminalAllowsUnicode());
+  Environment("C", "en_US.UTF-8", nullptr, "xterm");  // LC_ALL wins
+  EXPECT_FALSE(TerminalAllowsUnicode());
+  Environment(nullptr, nullptr, nullptr, "xterm");
+  EXPECT_FALSE(TerminalAllowsUnicode());
+  Environment("C.UTF-8", nullptr, "1", "xterm");
+  EXPECT_FALSE(TerminalAllowsUnicode());
+  Environment("C.UTF-8", nullptr, nullptr, "dumb");
+  EXPECT_FALSE(TerminalAllowsUnicode());
+}
+
+}  // namespace
+}  // namespace stepstat

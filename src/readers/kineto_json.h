@@ -1,0 +1,32 @@
+// Reader for PyTorch profiler (Kineto) JSON traces: complete ("ph": "X") events of the GPU
+// categories become GpuOps; CUDA runtime/driver launch calls become LaunchCalls, joined to
+// their kernels by correlation id; user annotations (ProfilerStep#N, record_function ranges)
+// become CpuRanges. Times are exact: "ts"/"dur" are decimal microseconds
+// converted from their JSON text, never through a double.
+//
+// Memory: the whole JSON document is held in memory (simdjson parses one padded buffer), plus
+// one compact record per GPU op and launch call, sorted before they are emitted.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "stepstat/read.h"
+#include "stepstat/status.h"
+#include "stepstat/trace.h"
+
+namespace stepstat {
+
+/// Reads `path` (plain, .gz or .zst) into memory and parses it like ParseKinetoJson.
+Result<ReadReport> ReadKinetoJson(const std::filesystem::path& path, std::string_view display_name,
+                                  TraceSink& sink);
+
+/// Parses a whole Kineto JSON document. GPU ops reach `sink` sorted by start, then launch
+/// calls sorted by API start, then CPU ranges sorted by start, in batches. May grow `json`'s
+/// capacity for simdjson's padding; its contents stay as they are. GpuOp::line and LaunchCall::line
+/// are the event's line.
+Result<ReadReport> ParseKinetoJson(std::string& json, std::string_view display_name,
+                                   TraceSink& sink);
+
+}  // namespace stepstat

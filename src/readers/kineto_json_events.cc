@@ -1,0 +1,409 @@
+// simdjson On-Demand walk over a Kineto trace. Fields are taken as raw JSON tokens (pointer
+// arithmetic over simdjson's structural index): numbers are converted from their text,
+// strings are unescaped only for the few events that are kept.
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <utility>
+
+#include "core/decimal.h"
+#include "readers/kineto_json_internal.h"
+#include "readers/launch_apis.h"
+
+namespace stepstat::kineto {
+namespace {
+
+namespace ondemand = simdjson::ondemand;
+
+enum class Category { kOther, kKernel, kMemcpy, kMemset, kLaunchApi, kAnnotation };
+
+// A raw token without the whitespace simdjson leaves after it.
+std::string_view Trim(std::string_view token) {
+  while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' ||
+                            token.back() == '\t')) {
+    token.remove_suffix(1);
+  }
+  return token;
+}
+
+// Kineto's categories; PyTorch 1.8-1.9 spelled them "Kernel", "Memcpy", "Memset", "Runtime".
+Category Classify(std::string_view cat) {
+  if (cat == "\"kernel\"" || cat == "\"Kernel\"") return Category::kKernel;
+  if (cat == "\"gpu_memcpy\"" || cat == "\"Memcpy\"") return Category::kMemcpy;
+  if (cat == "\"gpu_memset\"" || cat == "\"Memset\"") return Category::kMemset;
+  if (cat == "\"cuda_runtime\"" || cat == "\"cuda_driver\"" || cat == "\"Runtime\"" ||
+      cat == "\"Driver\"") {
+    return Category::kLaunchApi;  // only when the name is a launch API, checked later
+  }
+  if (cat == "\"user_annotation\"") return Category::kAnnotation;
+  return Category::kOther;
+}
+
+bool NeedsArgs(Category category) {
+  return category != Category::kOther && category != Category::kAnnotation;
+}
+
+// An integer from a number token, or from a string token's last word ("stream 7" → 7).
+std::optional<int64_t> ParseIntToken(std::string_view token) {
+  if (token.size() >= 2 && token.front() == '"' && token.back() == '"') {
+    token = token.substr(1, token.size() - 2);
+    size_t space = token.rfind(' ');
+    if (space != std::string_view::npos) token.remove_prefix(space + 1);
+  }
+  bool negative = !token.empty() && token.front() == '-';
+  if (negative) token.remove_prefix(1);
+  if (token.empty() || token.size() > 18) return std::nullopt;
+  int64_t value = 0;
+  for (char c : token) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + (c - '0');
+  }
+  return negative ? -value : value;
+}
+
+struct Event {
+  std::string_view ph, cat, name, pid, tid, ts, dur;
+  std::string_view stream, correlation, bytes;  // from "args"
+};
+
+class EventParser {
+ public:
+  EventParser(const char* data, size_t size, std::string_view display_name, StringPool& pool,
+              Records& records)
+      : data_(data), size_(size), display_name_(display_name), pool_(pool), records_(records) {}
+
+  Status Run(ondemand::document& doc) {
+    ondemand::object root;
+    if (auto error = doc.get_object().get(root)) {
+      if (error == simdjson::INCORRECT_TYPE) {
+        return ErrorAt(display_name_, 0,
+                       "the top level is not a JSON object: not a PyTorch profiler trace");
+      }
+      return JsonError(error, doc, "the top level");
+    }
+    bool saw_events = false;
+    for (auto member : root) {
+      ondemand::field field;
+      if (auto error = std::move(member).get(field))
+        return JsonError(error, doc, "a top-level key");
+      ondemand::raw_json_string key = field.key();
+      if (key.unsafe_is_equal("traceEvents")) {
+        ondemand::array events;
+        if (auto error = field.value().get_array().get(events)) {
+          return JsonError(error, doc, "traceEvents (an array)");
+        }
+        saw_events = true;
+        RETURN_IF_ERROR(ReadEvents(doc, events));
+      } else if (key.unsafe_is_equal("deviceProperties")) {
+        RETURN_IF_ERROR(ReadDeviceProperties(doc, field.value()));
+      } else if (key.unsafe_is_equal("baseTimeNanoseconds")) {
+        std::string_view token = Trim(field.value().raw_json_token());
+        DecimalResult base = ParseScaledDecimal(token, 0);
+        if (!base.ok()) {
+          return Error(token.data(), "bad baseTimeNanoseconds " + std::string(token) + ": " +
+                                         std::string(DecimalErrorText(*base.error)));
+        }
+        records_.base_time_ns = base.value;
+      }
+    }
+    // simdjson 3.0.1 has no document::at_end(): a location past the object means more input.
+    const char* rest = nullptr;
+    if (doc.current_location().get(rest) == simdjson::SUCCESS) {
+      return Error(rest, "unexpected content after the top-level object");
+    }
+    if (!saw_events) {
+      return ErrorAt(display_name_, 0, "no \"traceEvents\" array: not a PyTorch profiler trace");
+    }
+    return Status::Ok();
+  }
+
+ private:
+  Status ReadEvents(ondemand::document& doc, ondemand::array& events) {
+    for (auto element : events) {
+      const char* where = nullptr;
+      if (element.current_location().get(where) != simdjson::SUCCESS) where = nullptr;
+      ondemand::object object;
+      if (auto error = element.get_object().get(object)) return JsonError(error, doc, "an event");
+      Event event;
+      for (auto member : object) {
+        ondemand::field field;
+        if (auto error = std::move(member).get(field))
+          return JsonError(error, doc, "an event's key");
+        RETURN_IF_ERROR(ReadEventField(doc, field, event));
+      }
+      ++records_.events;
+      if (event.ph != "\"X\"") continue;
+      Category category = Classify(event.cat);
+      // PyTorch 1.x wrote ProfilerStep#N as a CPU op rather than a user annotation.
+      if (category == Category::kOther &&
+          (event.cat == "\"cpu_op\"" || event.cat == "\"Operator\"") &&
+          event.name.starts_with("\"ProfilerStep#")) {
+        category = Category::kAnnotation;
+      }
+      if (category == Category::kOther) continue;
+      size_t offset = where != nullptr ? static_cast<size_t>(where - data_) : 0;
+      if (category == Category::kAnnotation) {
+        RETURN_IF_ERROR(AddRange(event, offset));
+      } else if (category == Category::kLaunchApi) {
+        RETURN_IF_ERROR(AddLaunchCall(event, offset));
+      } else {
+        RETURN_IF_ERROR(AddGpuOp(event, category, offset));
+      }
+    }
+    return Status::Ok();
+  }
+
+  Status ReadEventField(ondemand::document& doc, ondemand::field& field, Event& event) {
+    ondemand::raw_json_string key = field.key();
+    const char* k = key.raw();
+    std::string_view* slot = nullptr;
+    switch (k[0]) {
+      case 'p':
+        if (key.unsafe_is_equal("ph")) slot = &event.ph;
+        if (key.unsafe_is_equal("pid")) slot = &event.pid;
+        break;
+      case 'c':
+        if (key.unsafe_is_equal("cat")) slot = &event.cat;
+        break;
+      case 'n':
+        if (key.unsafe_is_equal("name")) slot = &event.name;
+        break;
+      case 't':
+        if (key.unsafe_is_equal("ts")) slot = &event.ts;
+        if (key.unsafe_is_equal("tid")) slot = &event.tid;
+        break;
+      case 'd':
+        if (key.unsafe_is_equal("dur")) slot = &event.dur;
+        break;
+      case 'a':
+        // Args of CPU ops are large: only open them for categories that need them (or when
+        // "cat" has not been seen yet).
+        if (key.unsafe_is_equal("args") && (event.cat.empty() || NeedsArgs(Classify(event.cat)))) {
+          return ReadArgs(doc, field.value(), event);
+        }
+        break;
+      default: break;
+    }
+    if (slot != nullptr) *slot = Trim(field.value().raw_json_token());
+    return Status::Ok();
+  }
+
+  Status ReadArgs(ondemand::document& doc, ondemand::value value, Event& event) {
+    ondemand::object args;
+    if (auto error = value.get_object().get(args)) return JsonError(error, doc, "args");
+    for (auto member : args) {
+      ondemand::field field;
+      if (auto error = std::move(member).get(field)) return JsonError(error, doc, "an args key");
+      ondemand::raw_json_string key = field.key();
+      if (key.unsafe_is_equal("stream")) {
+        event.stream = Trim(field.value().raw_json_token());
+      } else if (key.unsafe_is_equal("correlation")) {
+        event.correlation = Trim(field.value().raw_json_token());
+      } else if (key.unsafe_is_equal("bytes")) {
+        event.bytes = Trim(field.value().raw_json_token());
+      }
+    }
+    return Status::Ok();
+  }
+
+  Status ReadDeviceProperties(ondemand::document& doc, ondemand::value value) {
+    ondemand::array devices;
+    if (auto error = value.get_array().get(devices)) {
+      return JsonError(error, doc, "deviceProperties (an array)");
+    }
+    for (auto element : devices) {
+      ondemand::object device;
+      if (auto error = element.get_object().get(device)) return JsonError(error, doc, "a device");
+      std::optional<int64_t> id;
+      std::string name;
+      for (auto member : device) {
+        ondemand::field field;
+        if (auto error = std::move(member).get(field)) return JsonError(error, doc, "a device key");
+        if (field.key().unsafe_is_equal("id")) {
+          id = ParseIntToken(Trim(field.value().raw_json_token()));
+        } else if (field.key().unsafe_is_equal("name")) {
+          std::string_view text;
+          if (auto error = field.value().get_string().get(text)) {
+            return JsonError(error, doc, "a device name");
+          }
+          name = text;
+        }
+      }
+      if (id && !name.empty()) records_.device_names.emplace(*id, std::move(name));
+    }
+    return Status::Ok();
+  }
+
+  Result<int64_t> Time(std::string_view token, const char* what, size_t offset) {
+    if (token.empty()) return Error(data_ + offset, std::string("event without \"") + what + "\"");
+    std::string_view text = token;
+    if (text.size() >= 2 && text.front() == '"' && text.back() == '"') {
+      text = text.substr(1, text.size() - 2);
+    }
+    DecimalResult result = ParseScaledDecimal(text, 3);
+    if (!result.ok()) {
+      return Error(token.data(), std::string("bad \"") + what + "\" " + std::string(token) + ": " +
+                                     std::string(DecimalErrorText(*result.error)));
+    }
+    if (text.find_first_of(".eE") != std::string_view::npos) records_.saw_decimal_time = true;
+    return result.value;
+  }
+
+  Result<NameId> Name(std::string_view token, size_t offset) {
+    if (token.empty()) return pool_.Intern("");
+    std::optional<std::string_view> text = UnescapeJsonString(token, scratch_);
+    if (!text) return Error(data_ + offset, "\"name\" is not a valid JSON string");
+    return pool_.Intern(*text);
+  }
+
+  Status AddGpuOp(const Event& event, Category category, size_t offset) {
+    GpuOp op;
+    op.kind = category == Category::kKernel   ? OpKind::kKernel
+              : category == Category::kMemcpy ? OpKind::kMemcpy
+                                              : OpKind::kMemset;
+    ASSIGN_OR_RETURN(op.start_ns, Time(event.ts, "ts", offset));
+    ASSIGN_OR_RETURN(op.duration_ns, Time(event.dur, "dur", offset));
+    ASSIGN_OR_RETURN(op.name, Name(event.name, offset));
+    op.stream = ParseIntToken(event.stream.empty() ? event.tid : event.stream).value_or(-1);
+    op.correlation_id = ParseIntToken(event.correlation).value_or(-1);
+    if (op.kind != OpKind::kKernel) op.bytes = ParseIntToken(event.bytes).value_or(-1);
+    op.device = DeviceIndex(event.pid);
+    op.line = static_cast<int64_t>(offset);
+    GrowFor(records_.ops, offset);
+    records_.ops.push_back(op);
+    return Status::Ok();
+  }
+
+  Status AddLaunchCall(const Event& event, size_t offset) {
+    std::optional<std::string_view> name = UnescapeJsonString(event.name, scratch_);
+    if (!name || !IsKernelLaunchApi(NormalizeCudaApiName(*name))) return Status::Ok();
+    LaunchCall call;
+    call.api_name = pool_.Intern(NormalizeCudaApiName(*name));
+    ASSIGN_OR_RETURN(call.api_start_ns, Time(event.ts, "ts", offset));
+    ASSIGN_OR_RETURN(call.api_duration_ns, Time(event.dur, "dur", offset));
+    call.pid = ParseIntToken(event.pid).value_or(-1);
+    call.tid = ParseIntToken(event.tid).value_or(-1);
+    call.correlation_id = ParseIntToken(event.correlation).value_or(-1);
+    call.line = static_cast<int64_t>(offset);
+    GrowFor(records_.calls, offset);
+    records_.calls.push_back(call);
+    return Status::Ok();
+  }
+
+  Status AddRange(const Event& event, size_t offset) {
+    CpuRange range;
+    ASSIGN_OR_RETURN(range.start_ns, Time(event.ts, "ts", offset));
+    ASSIGN_OR_RETURN(int64_t duration, Time(event.dur, "dur", offset));
+    if (duration > std::numeric_limits<int64_t>::max() - range.start_ns) {
+      return Error(data_ + offset, "ts + dur overflows 64-bit nanoseconds");
+    }
+    range.end_ns = range.start_ns + duration;
+    ASSIGN_OR_RETURN(range.name, Name(event.name, offset));
+    range.pid = ParseIntToken(event.pid).value_or(-1);
+    range.tid = ParseIntToken(event.tid).value_or(-1);
+    range.line = static_cast<int64_t>(offset);
+    GrowFor(records_.ranges, offset);
+    records_.ranges.push_back(range);
+    return Status::Ok();
+  }
+
+  // Grows to the count the rest of the document suggests, so the records are copied about
+  // once instead of log2(n) times into fresh (slow to touch) memory.
+  template <typename T>
+  void GrowFor(std::vector<T>& items, size_t offset) {
+    if (items.size() < items.capacity()) return;
+    size_t seen = std::max<size_t>(offset, 1);
+    size_t projected = static_cast<size_t>(static_cast<double>(items.size()) * 1.1 *
+                                           static_cast<double>(size_) / static_cast<double>(seen));
+    items.reserve(std::max({projected, 2 * items.size(), size_t{1024}}));
+  }
+
+  // GPU "pid"s are device indexes; a trace has a handful, so a linear search is fastest.
+  NameId DeviceIndex(std::string_view pid) {
+    auto& keys = records_.device_keys;
+    auto it = std::find(keys.begin(), keys.end(), pid);
+    if (it != keys.end()) return static_cast<NameId>(it - keys.begin());
+    keys.push_back(pid);
+    return static_cast<NameId>(keys.size() - 1);
+  }
+
+  Status Error(const char* where, std::string_view what) const {
+    int64_t line = 0;
+    if (where != nullptr && where >= data_ && where <= data_ + size_) {
+      line = LineAt(std::string_view(data_, size_), static_cast<size_t>(where - data_));
+    }
+    return ErrorAt(display_name_, line, what);
+  }
+
+  Status JsonError(simdjson::error_code error, ondemand::document& doc, std::string_view reading) {
+    const char* where = nullptr;
+    if (doc.current_location().get(where) != simdjson::SUCCESS) where = nullptr;
+    std::string what = "invalid JSON while reading " + std::string(reading) + ": " +
+                       simdjson::error_message(error);
+    return Error(where, what);
+  }
+
+  const char* data_;
+  size_t size_;
+  std::string_view display_name_;
+  StringPool& pool_;
+  Records& records_;
+  std::string scratch_;
+};
+
+}  // namespace
+
+Status ParseEvents(const char* data, size_t size, size_t padded_size, std::string_view display_name,
+                   StringPool& pool, Records& records) {
+  if (padded_size < size + simdjson::SIMDJSON_PADDING) {
+    return ErrorAt(display_name, 0, "internal error: JSON buffer lacks simdjson's padding");
+  }
+  if (size > 0xFFFFFFFFULL) {
+    return ErrorAt(display_name, 0, "JSON documents over 4 GiB are not supported (simdjson)");
+  }
+  // One parser per thread, kept: its structural index (4 bytes per JSON token) is large, and
+  // fresh memory costs more to touch than parsing does.
+  thread_local ondemand::parser parser;
+  ondemand::document doc;
+  if (auto error = parser.iterate(data, size, padded_size).get(doc)) {
+    return ErrorAt(display_name, 0, std::string("invalid JSON: ") + simdjson::error_message(error));
+  }
+  EventParser events(data, size, display_name, pool, records);
+  return events.Run(doc);
+}
+
+int64_t CountNewlines(std::string_view text) {
+  // Eight bytes at a time: a byte of `word ^ 0x0A..0A` is zero exactly where a '\n' was; the
+  // masked add sets each byte's top bit unless that byte is zero (exact: no carry between
+  // bytes). Per-byte counters (at most 255 words per round) avoid a popcount per word, which
+  // without -mpopcnt is a library call; the loop vectorises with baseline SIMD.
+  constexpr uint64_t kNewlines = 0x0A0A0A0A0A0A0A0AULL;
+  constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7FULL;
+  const char* p = text.data();
+  const char* end = p + text.size();
+  int64_t count = 0;
+  while (end - p >= 8) {
+    size_t words = std::min<size_t>(static_cast<size_t>(end - p) / 8, 255);
+    uint64_t lanes = 0;
+    for (size_t i = 0; i < words; ++i) {
+      uint64_t word;
+      std::memcpy(&word, p + 8 * i, 8);
+      uint64_t x = word ^ kNewlines;
+      lanes += (~(((x & kLow7) + kLow7) | x) & ~kLow7) >> 7;
+    }
+    p += 8 * words;
+    // Sum the eight byte lanes (each <= 255) through four 16-bit lanes, then one multiply.
+    uint64_t pairs = (lanes & 0x00FF00FF00FF00FFULL) + ((lanes >> 8) & 0x00FF00FF00FF00FFULL);
+    count += static_cast<int64_t>((pairs * 0x0001000100010001ULL) >> 48);
+  }
+  for (; p < end; ++p) count += *p == '\n';
+  return count;
+}
+
+int64_t LineAt(std::string_view text, size_t offset) {
+  return 1 + CountNewlines(text.substr(0, std::min(offset, text.size())));
+}
+
+}  // namespace stepstat::kineto

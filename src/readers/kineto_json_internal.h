@@ -1,0 +1,48 @@
+// The Kineto reader's two halves: simdjson events → compact records (kineto_json_events.cc),
+// and records → sorted, joined batches for the sink (kineto_json.cc).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "stepstat/status.h"
+#include "stepstat/trace.h"
+
+namespace stepstat::kineto {
+
+/// What the event pass found. Until Finisher::Run(): GpuOp::device is an index into
+/// `device_keys`, `line` is the event's byte offset, and times exclude baseTimeNanoseconds.
+struct Records {
+  std::vector<GpuOp> ops;
+  std::vector<LaunchCall> calls;
+  std::vector<CpuRange> ranges;  ///< user annotations (ProfilerStep#N, record_function)
+  /// The raw JSON text of each distinct GPU "pid" (a number or a quoted string); views point
+  /// into the document buffer and live as long as it.
+  std::vector<std::string_view> device_keys;
+  /// deviceProperties: device id → name.
+  std::unordered_map<int64_t, std::string> device_names;
+  std::optional<int64_t> base_time_ns;
+  int64_t events = 0;
+  bool saw_decimal_time = false;  ///< some ts/dur had a fraction ("12.345")
+};
+
+/// Walks the document (`size` bytes at `data`, readable up to `data + padded_size`) and
+/// appends records; names are interned into `pool`.
+Status ParseEvents(const char* data, size_t size, size_t padded_size, std::string_view display_name,
+                   StringPool& pool, Records& records);
+
+/// Number of '\n' bytes in `text`.
+int64_t CountNewlines(std::string_view text);
+
+/// 1-based line of byte `offset` in `text`.
+int64_t LineAt(std::string_view text, size_t offset);
+
+/// The content of a JSON string token (`"..."` with the quotes), unescaped into `scratch`
+/// when it has escapes. The result views `token` or `scratch`. nullopt on a bad escape.
+std::optional<std::string_view> UnescapeJsonString(std::string_view token, std::string& scratch);
+
+}  // namespace stepstat::kineto

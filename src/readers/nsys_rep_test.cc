@@ -1,0 +1,142 @@
+#include "readers/nsys_rep.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "fixtures/formats/collecting_sink.h"
+
+namespace stepstat {
+namespace {
+
+#if !defined(_WIN32)
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using testing_support::CollectingSink;
+
+// A scratch directory with a .nsys-rep (content irrelevant: only nsys reads it), a prepared
+// export to hand out, and a bin/ directory that becomes the whole PATH.
+class NsysRepTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(::testing::TempDir()) /
+           ("stepstat_nsys_rep_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "bin");
+    rep_ = dir_ / "run 1.nsys-rep";
+    std::ofstream(rep_) << "not really a report";
+    prepared_ = dir_ / "prepared.sqlite";
+    MakeExport(prepared_);
+    const char* path = getenv("PATH");
+    saved_path_ = path ? path : "";
+    setenv("PATH", (dir_ / "bin").c_str(), 1);
+  }
+  void TearDown() override { setenv("PATH", saved_path_.c_str(), 1); }
+
+  static void MakeExport(const fs::path& path) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, R"sql(
+      CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+      INSERT INTO StringIds VALUES (1, 'kernel_a');
+      CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL,
+        deviceId INTEGER, streamId INTEGER, correlationId INTEGER, demangledName INTEGER);
+      INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (100, 250, 0, 7, 1, 1);
+    )sql",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(db);
+  }
+
+  // A fake nsys that logs its arguments and writes the prepared export to --output.
+  void InstallFakeNsys(int exit_code = 0) {
+    fs::path script = dir_ / "bin" / "nsys";
+    std::ofstream(script) << "#!/bin/sh\n"
+                          << "printf '%s\\n' \"$@\" > '" << (dir_ / "args.txt").string() << "'\n"
+                          << "if [ " << exit_code << " -ne 0 ]; then echo 'nsys: bad report' >&2; "
+                          << "exit " << exit_code << "; fi\n"
+                          << "while [ $# -gt 0 ]; do if [ \"$1\" = --output ]; then out=\"$2\"; "
+                          << "fi; shift; done\n"
+                          << "/bin/cp '" << prepared_.string() << "' \"$out\"\n";
+    fs::permissions(script, fs::perms::owner_all);
+  }
+
+  std::string Args() {
+    std::ifstream in(dir_ / "args.txt");
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+
+  fs::path dir_, rep_, prepared_;
+  std::string saved_path_;
+};
+
+TEST_F(NsysRepTest, WithoutNsysSaysWhatToRun) {
+  Result<fs::path> sqlite = SqliteForNsysRep(rep_, "run 1.nsys-rep");
+  ASSERT_FALSE(sqlite.ok());
+  EXPECT_EQ(sqlite.status().message(),
+            "run 1.nsys-rep: reading .nsys-rep needs nsys on PATH; export it with: nsys export "
+            "--type sqlite --output '" +
+                (dir_ / "run 1.sqlite").string() + "' '" + rep_.string() + "'");
+}
+
+TEST_F(NsysRepTest, ExportsWithNsysThenReads) {
+  InstallFakeNsys();
+  CollectingSink sink;
+  Result<ReadReport> report = ReadNsysRep(rep_, "run 1.nsys-rep", sink);
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  EXPECT_EQ(Args(), "export\n--type\nsqlite\n--output\n" + (dir_ / "run 1.sqlite").string() + "\n" +
+                        rep_.string() + "\n");
+  ASSERT_EQ(sink.ops().size(), 1u);
+  EXPECT_EQ(sink.ops()[0].name, "kernel_a");
+  EXPECT_EQ(sink.ops()[0].op.duration_ns, 150);
+}
+
+TEST_F(NsysRepTest, UsesAnUpToDateExportWithoutNsys) {
+  fs::copy_file(prepared_, dir_ / "run 1.sqlite");
+  fs::last_write_time(dir_ / "run 1.sqlite", fs::last_write_time(rep_) + std::chrono::seconds(5));
+  Result<fs::path> sqlite = SqliteForNsysRep(rep_, "run 1.nsys-rep");
+  ASSERT_TRUE(sqlite.ok()) << sqlite.status().message();
+  EXPECT_EQ(*sqlite, dir_ / "run 1.sqlite");
+}
+
+TEST_F(NsysRepTest, ReexportsAStaleExport) {
+  InstallFakeNsys();
+  std::ofstream(dir_ / "run 1.sqlite") << "stale";
+  fs::last_write_time(dir_ / "run 1.sqlite", fs::last_write_time(rep_) - std::chrono::seconds(5));
+  CollectingSink sink;
+  Result<ReadReport> report = ReadNsysRep(rep_, "run 1.nsys-rep", sink);
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  EXPECT_THAT(Args(), HasSubstr("--force-overwrite\ntrue\n"));
+  EXPECT_EQ(sink.ops().size(), 1u);
+}
+
+TEST_F(NsysRepTest, NsysFailureShowsItsOutput) {
+  InstallFakeNsys(/*exit_code=*/2);
+  Result<fs::path> sqlite = SqliteForNsysRep(rep_, "run 1.nsys-rep");
+  ASSERT_FALSE(sqlite.ok());
+  EXPECT_EQ(sqlite.status().message(),
+            "run 1.nsys-rep: nsys export failed (exit code 2):\nnsys: bad report");
+}
+
+TEST(NsysRepPath, ByExtension) {
+  EXPECT_TRUE(IsNsysRepPath("a/b/report1.nsys-rep"));
+  EXPECT_TRUE(IsNsysRepPath("old.qdrep"));
+  EXPECT_FALSE(IsNsysRepPath("report1.sqlite"));
+  EXPECT_FALSE(IsNsysRepPath(".nsys-rep"));
+  EXPECT_FALSE(IsNsysRepPath("x.nsys-rep.csv"));
+}
+
+#endif
+
+}  // namespace
+}  // namespace stepstat

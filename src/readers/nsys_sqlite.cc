@@ -1,0 +1,114 @@
+#include "readers/nsys_sqlite.h"
+
+#include <string>
+#include <utility>
+
+#include "readers/nsys_sqlite_db.h"
+#include "readers/nsys_sqlite_internal.h"
+
+namespace stepstat {
+namespace nsys_sqlite {
+
+Status ExportContext::Init() {
+  ASSIGN_OR_RETURN(tables_, db_.TableNames());
+  return Status::Ok();
+}
+
+Result<std::optional<NameId>> ExportContext::ResolveString(int64_t id) {
+  if (auto it = string_cache_.find(id); it != string_cache_.end()) return {it->second};
+  if (!string_lookup_) {
+    ASSIGN_OR_RETURN(SqliteStatement stmt,
+                     db_.Prepare("SELECT value FROM StringIds WHERE id = ?1"));
+    string_lookup_.emplace(std::move(stmt));
+  }
+  SqliteStatement& lookup = *string_lookup_;
+  lookup.Reset();
+  RETURN_IF_ERROR(lookup.BindInt64(1, id));
+  ASSIGN_OR_RETURN(bool found, lookup.Step());
+  if (!found) return std::optional<NameId>();
+  NameId name = pool_.Intern(lookup.Text(0));
+  lookup.Reset();
+  string_cache_.emplace(id, name);
+  return {name};
+}
+
+Status ExportContext::RowError(std::string_view table, int64_t rowid, std::string_view what) const {
+  std::string message(table);
+  message += " row ";
+  message += std::to_string(rowid);
+  message += ": ";
+  message += what;
+  return ErrorAt(display_name(), 0, message);
+}
+
+std::string ColumnOrNull(const std::unordered_set<std::string>& columns, std::string_view column) {
+  if (columns.contains(std::string(column))) return std::string(column);
+  return "NULL";
+}
+
+namespace {
+
+// "nsys 2024.5.1.113, schema 3.13.2" from META_DATA_EXPORT when the export has it.
+Result<std::string> DescribeLayout(ExportContext& context) {
+  if (!context.HasTable("META_DATA_EXPORT"))
+    return std::string("nsys export (no META_DATA_EXPORT)");
+  ASSIGN_OR_RETURN(SqliteStatement stmt,
+                   context.db().Prepare("SELECT name, value FROM META_DATA_EXPORT WHERE name IN "
+                                        "('EXPORT_PRODUCT_VERSION', 'EXPORT_SCHEMA_VERSION')"));
+  std::string product;
+  std::string schema;
+  for (;;) {
+    ASSIGN_OR_RETURN(bool row, stmt.Step());
+    if (!row) break;
+    if (stmt.Text(0) == "EXPORT_PRODUCT_VERSION") product = stmt.Text(1);
+    if (stmt.Text(0) == "EXPORT_SCHEMA_VERSION") schema = stmt.Text(1);
+  }
+  std::string layout = "nsys " + (product.empty() ? std::string("(unknown version)") : product);
+  if (!schema.empty()) layout += ", schema " + schema;
+  return layout;
+}
+
+}  // namespace
+}  // namespace nsys_sqlite
+
+Result<ReadReport> ReadNsysSqlite(const std::filesystem::path& path, std::string_view display_name,
+                                  TraceSink& sink) {
+  using namespace nsys_sqlite;
+  ASSIGN_OR_RETURN(SqliteDb db, SqliteDb::Open(path, display_name));
+  StringPool pool;
+  ExportContext context(db, pool);
+  RETURN_IF_ERROR(context.Init());
+  if (!context.HasTable("StringIds")) {
+    return ErrorAt(display_name, 0,
+                   "not an nsys SQLite export (no StringIds table); export a report with "
+                   "`nsys export --type sqlite`");
+  }
+  if (!context.HasTable("CUPTI_ACTIVITY_KIND_KERNEL") &&
+      !context.HasTable("CUPTI_ACTIVITY_KIND_MEMCPY") &&
+      !context.HasTable("CUPTI_ACTIVITY_KIND_MEMSET")) {
+    return ErrorAt(display_name, 0,
+                   "this nsys export has no CUDA GPU activity (no CUPTI_ACTIVITY_KIND_KERNEL, "
+                   "_MEMCPY or _MEMSET table); was the profile taken with --trace=cuda?");
+  }
+
+  ReadReport report;
+  report.kind = InputKind::kNsysSqlite;
+  report.time_unit = "ns";
+  ASSIGN_OR_RETURN(report.layout, DescribeLayout(context));
+
+  std::vector<KernelRef> kernels;
+  ASSIGN_OR_RETURN(int64_t gpu_rows, ReadGpuOps(context, sink, kernels));
+  bool kernels_have_pid = false;
+  if (context.HasTable("CUPTI_ACTIVITY_KIND_KERNEL")) {
+    ASSIGN_OR_RETURN(auto kernel_columns, db.Columns("CUPTI_ACTIVITY_KIND_KERNEL"));
+    kernels_have_pid = kernel_columns.contains("globalPid");
+  }
+  int64_t launch_rows = 0;
+  if (context.HasTable("CUPTI_ACTIVITY_KIND_RUNTIME")) {
+    ASSIGN_OR_RETURN(launch_rows, ReadLaunchCalls(context, kernels, kernels_have_pid, sink));
+  }
+  report.rows = gpu_rows + launch_rows;
+  return report;
+}
+
+}  // namespace stepstat

@@ -1,0 +1,169 @@
+#include "readers/nsys_sqlite_db.h"
+
+#include <sqlite3.h>
+
+#include <utility>
+
+namespace stepstat {
+namespace {
+
+// SQLite URI filenames treat '?', '#' and '%' specially; everything else passes through.
+std::string FileUri(const std::filesystem::path& path) {
+  std::string generic = path.generic_string();
+  std::string uri = "file:";
+  if (!generic.empty() && generic[0] != '/' && path.has_root_name()) uri += '/';  // "C:/x"
+  for (char c : generic) {
+    if (c == '?' || c == '#' || c == '%') {
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      uri += '%';
+      uri += kHex[(static_cast<unsigned char>(c) >> 4) & 0xF];
+      uri += kHex[static_cast<unsigned char>(c) & 0xF];
+    } else {
+      uri += c;
+    }
+  }
+  uri += "?immutable=1";
+  return uri;
+}
+
+Status SqliteError(sqlite3* db, std::string_view display_name, std::string_view what) {
+  std::string message(what);
+  message += ": ";
+  message += sqlite3_errmsg(db);
+  return ErrorAt(display_name, 0, message);
+}
+
+Status NotADatabase(std::string_view display_name) {
+  return ErrorAt(display_name, 0, "not an SQLite database, so not an nsys SQLite export");
+}
+
+}  // namespace
+
+Result<SqliteDb> SqliteDb::Open(const std::filesystem::path& path, std::string_view display_name) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    return ErrorAt(display_name, 0, "no such file");
+  }
+  sqlite3* db = nullptr;
+  int rc =
+      sqlite3_open_v2(FileUri(path).c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string what = "cannot open as SQLite: ";
+    what += db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    sqlite3_close(db);
+    return ErrorAt(display_name, 0, what);
+  }
+  sqlite3_extended_result_codes(db, 1);
+  return SqliteDb(db, std::string(display_name));
+}
+
+SqliteDb::SqliteDb(SqliteDb&& other) noexcept
+    : db_(std::exchange(other.db_, nullptr)), display_name_(std::move(other.display_name_)) {}
+
+SqliteDb& SqliteDb::operator=(SqliteDb&& other) noexcept {
+  if (this != &other) {
+    sqlite3_close(db_);
+    db_ = std::exchange(other.db_, nullptr);
+    display_name_ = std::move(other.display_name_);
+  }
+  return *this;
+}
+
+SqliteDb::~SqliteDb() { sqlite3_close(db_); }
+
+Status SqliteDb::Error(std::string_view what) const {
+  return SqliteError(db_, display_name_, what);
+}
+
+Result<SqliteStatement> SqliteDb::Prepare(std::string_view sql) const {
+  sqlite3_stmt* stmt = nullptr;
+  int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr);
+  if (rc != SQLITE_OK) {
+    sqlite3_finalize(stmt);
+    if ((rc & 0xFF) == SQLITE_NOTADB) return NotADatabase(display_name_);
+    return Error("SQL failed");
+  }
+  return SqliteStatement(db_, stmt, display_name_);
+}
+
+Result<std::unordered_set<std::string>> SqliteDb::TableNames() const {
+  ASSIGN_OR_RETURN(SqliteStatement stmt,
+                   Prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')"));
+  std::unordered_set<std::string> names;
+  for (;;) {
+    ASSIGN_OR_RETURN(bool row, stmt.Step());
+    if (!row) break;
+    names.emplace(stmt.Text(0));
+  }
+  return names;
+}
+
+Result<std::unordered_set<std::string>> SqliteDb::Columns(std::string_view table) const {
+  ASSIGN_OR_RETURN(SqliteStatement stmt, Prepare("SELECT name FROM pragma_table_info(?1)"));
+  if (sqlite3_bind_text(stmt.stmt_, 1, table.data(), static_cast<int>(table.size()),
+                        SQLITE_TRANSIENT) != SQLITE_OK) {
+    return Error("binding a table name");
+  }
+  std::unordered_set<std::string> names;
+  for (;;) {
+    ASSIGN_OR_RETURN(bool row, stmt.Step());
+    if (!row) break;
+    names.emplace(stmt.Text(0));
+  }
+  return names;
+}
+
+SqliteStatement::SqliteStatement(SqliteStatement&& other) noexcept
+    : db_(other.db_),
+      stmt_(std::exchange(other.stmt_, nullptr)),
+      display_name_(std::move(other.display_name_)) {}
+
+SqliteStatement& SqliteStatement::operator=(SqliteStatement&& other) noexcept {
+  if (this != &other) {
+    sqlite3_finalize(stmt_);
+    db_ = other.db_;
+    stmt_ = std::exchange(other.stmt_, nullptr);
+    display_name_ = std::move(other.display_name_);
+  }
+  return *this;
+}
+
+SqliteStatement::~SqliteStatement() { sqlite3_finalize(stmt_); }
+
+Result<bool> SqliteStatement::Step() {
+  int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  if ((rc & 0xFF) == SQLITE_NOTADB) return NotADatabase(display_name_);
+  return SqliteError(db_, display_name_, "reading rows failed");
+}
+
+Status SqliteStatement::BindInt64(int index_from_1, int64_t value) {
+  if (sqlite3_bind_int64(stmt_, index_from_1, value) != SQLITE_OK)
+    return SqliteError(db_, display_name_, "binding");
+  return Status::Ok();
+}
+
+void SqliteStatement::Reset() {
+  sqlite3_reset(stmt_);  // returns the last Step()'s error, which Step() already reported
+}
+
+bool SqliteStatement::IsNull(int column) const {
+  return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
+}
+
+int64_t SqliteStatement::Int64(int column) const { return sqlite3_column_int64(stmt_, column); }
+
+std::optional<int64_t> SqliteStatement::OptionalInt64(int column) const {
+  if (sqlite3_column_type(stmt_, column) != SQLITE_INTEGER) return std::nullopt;
+  return sqlite3_column_int64(stmt_, column);
+}
+
+std::string_view SqliteStatement::Text(int column) const {
+  const unsigned char* text = sqlite3_column_text(stmt_, column);
+  if (text == nullptr) return {};
+  return {reinterpret_cast<const char*>(text),
+          static_cast<size_t>(sqlite3_column_bytes(stmt_, column))};
+}
+
+}  // namespace stepstat

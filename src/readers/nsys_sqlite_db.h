@@ -1,0 +1,81 @@
+// A thin RAII layer over the sqlite3 C API for reading nsys exports: read-only, immutable,
+// no extensions. Errors become Status with the file's display name.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <utility>
+
+#include "stepstat/status.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace stepstat {
+
+class SqliteStatement;
+
+class SqliteDb {
+ public:
+  /// Opens `path` read-only as an immutable database (no locks, no journal, no writes).
+  static Result<SqliteDb> Open(const std::filesystem::path& path, std::string_view display_name);
+
+  SqliteDb(SqliteDb&& other) noexcept;
+  SqliteDb& operator=(SqliteDb&& other) noexcept;
+  SqliteDb(const SqliteDb&) = delete;
+  SqliteDb& operator=(const SqliteDb&) = delete;
+  ~SqliteDb();
+
+  Result<SqliteStatement> Prepare(std::string_view sql) const;
+  /// Names of the tables and views in the schema.
+  Result<std::unordered_set<std::string>> TableNames() const;
+  /// Column names of `table` (PRAGMA table_info); empty when the table does not exist.
+  Result<std::unordered_set<std::string>> Columns(std::string_view table) const;
+
+  /// "<display_name>: <what>: <sqlite's message>".
+  Status Error(std::string_view what) const;
+  const std::string& display_name() const { return display_name_; }
+
+ private:
+  SqliteDb(sqlite3* db, std::string display_name)
+      : db_(db), display_name_(std::move(display_name)) {}
+  sqlite3* db_ = nullptr;
+  std::string display_name_;
+};
+
+/// One prepared statement; it must not outlive its SqliteDb. Column getters take 0-based indexes
+/// into the SELECT list.
+class SqliteStatement {
+ public:
+  SqliteStatement(SqliteStatement&& other) noexcept;
+  SqliteStatement& operator=(SqliteStatement&& other) noexcept;
+  SqliteStatement(const SqliteStatement&) = delete;
+  SqliteStatement& operator=(const SqliteStatement&) = delete;
+  ~SqliteStatement();
+
+  /// True when a row is ready, false when done.
+  Result<bool> Step();
+  Status BindInt64(int index_from_1, int64_t value);
+  void Reset();
+
+  bool IsNull(int column) const;
+  int64_t Int64(int column) const;
+  /// NULL → nullopt. Non-integer values (text, real) also → nullopt: nsys never writes them.
+  std::optional<int64_t> OptionalInt64(int column) const;
+  /// Valid until the next Step() or Reset().
+  std::string_view Text(int column) const;
+
+ private:
+  friend class SqliteDb;
+  SqliteStatement(sqlite3* db, sqlite3_stmt* stmt, std::string display_name)
+      : db_(db), stmt_(stmt), display_name_(std::move(display_name)) {}
+  sqlite3* db_ = nullptr;
+  sqlite3_stmt* stmt_ = nullptr;
+  std::string display_name_;
+};
+
+}  // namespace stepstat

@@ -1,0 +1,270 @@
+// The GPU half of the nsys SQLite reader: kernels, memcpys and memsets, each table read in
+// one ORDER BY start scan and merged, so ops reach the sink sorted without a copy of them all.
+#include <array>
+#include <limits>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "readers/nsys_sqlite_internal.h"
+
+namespace stepstat::nsys_sqlite {
+namespace {
+
+// ENUM_CUDA_MEMCPY_OPER labels of nsys 2021-2025, for exports that lack the table. The modern
+// labels are used so that one trace gets the same names whatever the export version.
+constexpr std::array<std::string_view, 14> kBuiltinCopyKindLabels = {"Unknown",
+                                                                     "Host-to-Device",
+                                                                     "Device-to-Host",
+                                                                     "Host-to-Array",
+                                                                     "Array-to-Host",
+                                                                     "Array-to-Array",
+                                                                     "Array-to-Device",
+                                                                     "Device-to-Array",
+                                                                     "Device-to-Device",
+                                                                     "Host-to-Host",
+                                                                     "Peer-to-Peer",
+                                                                     "Unified Host-to-Device",
+                                                                     "Unified Device-to-Host",
+                                                                     "Unified Device-to-Device"};
+
+// Column positions shared by the three SELECTs; kind-specific columns follow.
+enum Column : int {
+  kRowId = 0,
+  kStart,
+  kEnd,
+  kDeviceId,
+  kStreamId,
+  kCorrelationId,
+  kGlobalPid,
+  kExtra1,  // kernel: demangledName; memcpy, memset: bytes
+  kExtra2,  // kernel: shortName; memcpy: copyKind
+};
+
+// `printf('%s (%d)', gpu.name, deviceId)`, as nsys's cuda_gpu_trace Device column.
+class DeviceNames {
+ public:
+  Status Load(ExportContext& context) {
+    const char* table = context.HasTable("TARGET_INFO_GPU")        ? "TARGET_INFO_GPU"
+                        : context.HasTable("TARGET_INFO_CUDA_GPU") ? "TARGET_INFO_CUDA_GPU"
+                                                                   : nullptr;
+    if (table == nullptr) return Status::Ok();
+    ASSIGN_OR_RETURN(auto columns, context.db().Columns(table));
+    if (!columns.contains("id") || !columns.contains("name")) return Status::Ok();
+    ASSIGN_OR_RETURN(
+        SqliteStatement stmt,
+        context.db().Prepare(std::string("SELECT id, name FROM ") + table + " ORDER BY rowid"));
+    for (;;) {
+      ASSIGN_OR_RETURN(bool row, stmt.Step());
+      if (!row) break;
+      gpu_names_.emplace(stmt.Int64(0), std::string(stmt.Text(1)));  // first row per id wins
+    }
+    return Status::Ok();
+  }
+
+  NameId Get(int64_t device_id, StringPool& pool) {
+    if (auto it = ids_.find(device_id); it != ids_.end()) return it->second;
+    std::string name;
+    if (auto it = gpu_names_.find(device_id); it != gpu_names_.end()) name = it->second;
+    name += " (" + std::to_string(device_id) + ")";
+    NameId id = pool.Intern(name);
+    ids_.emplace(device_id, id);
+    return id;
+  }
+
+ private:
+  std::unordered_map<int64_t, std::string> gpu_names_;
+  std::unordered_map<int64_t, NameId> ids_;
+};
+
+class CopyKindNames {
+ public:
+  Status Load(ExportContext& context) {
+    for (size_t i = 0; i < kBuiltinCopyKindLabels.size(); ++i) {
+      labels_[static_cast<int64_t>(i)] = std::string(kBuiltinCopyKindLabels[i]);
+    }
+    if (!context.HasTable("ENUM_CUDA_MEMCPY_OPER")) return Status::Ok();
+    ASSIGN_OR_RETURN(SqliteStatement stmt,
+                     context.db().Prepare("SELECT id, label FROM ENUM_CUDA_MEMCPY_OPER"));
+    for (;;) {
+      ASSIGN_OR_RETURN(bool row, stmt.Step());
+      if (!row) break;
+      if (!stmt.IsNull(1)) labels_[stmt.Int64(0)] = std::string(stmt.Text(1));
+    }
+    return Status::Ok();
+  }
+
+  NameId Get(std::optional<int64_t> copy_kind, StringPool& pool) {
+    int64_t key = copy_kind.value_or(0);
+    if (auto it = ids_.find(key); it != ids_.end()) return it->second;
+    auto label = labels_.find(key);
+    std::string name = "[CUDA memcpy " + (label != labels_.end() ? label->second : "Unknown") + "]";
+    NameId id = pool.Intern(name);
+    ids_.emplace(key, id);
+    return id;
+  }
+
+ private:
+  std::unordered_map<int64_t, std::string> labels_;
+  std::unordered_map<int64_t, NameId> ids_;
+};
+
+// One activity table, stepped in start order; `op` holds the current row.
+struct Cursor {
+  std::string table;
+  OpKind kind = OpKind::kKernel;
+  std::optional<SqliteStatement> stmt;
+  bool has_row = false;
+  GpuOp op;
+};
+
+Result<std::optional<Cursor>> OpenCursor(ExportContext& context, std::string table, OpKind kind) {
+  if (!context.HasTable(table)) return std::optional<Cursor>();
+  ASSIGN_OR_RETURN(auto columns, context.db().Columns(table));
+  for (const char* required : {"start", "end"}) {
+    if (!columns.contains(required)) {
+      return ErrorAt(context.display_name(), 0,
+                     table + " has no '" + required + "' column; is this an nsys export?");
+    }
+  }
+  std::string extra1 = kind == OpKind::kKernel ? ColumnOrNull(columns, "demangledName")
+                                               : ColumnOrNull(columns, "bytes");
+  std::string extra2 = kind == OpKind::kKernel   ? ColumnOrNull(columns, "shortName")
+                       : kind == OpKind::kMemcpy ? ColumnOrNull(columns, "copyKind")
+                                                 : std::string("NULL");
+  if (kind == OpKind::kKernel && extra1 == "NULL" && extra2 == "NULL") {
+    return ErrorAt(context.display_name(), 0,
+                   table + " has neither a 'demangledName' nor a 'shortName' column");
+  }
+  std::string sql = "SELECT rowid, start, end, " + ColumnOrNull(columns, "deviceId") + ", " +
+                    ColumnOrNull(columns, "streamId") + ", " +
+                    ColumnOrNull(columns, "correlationId") + ", " +
+                    ColumnOrNull(columns, "globalPid") + ", " + extra1 + ", " + extra2 + " FROM " +
+                    table + " ORDER BY start, rowid";
+  ASSIGN_OR_RETURN(SqliteStatement stmt, context.db().Prepare(sql));
+  Cursor cursor;
+  cursor.table = std::move(table);
+  cursor.kind = kind;
+  cursor.stmt.emplace(std::move(stmt));
+  return std::optional<Cursor>(std::move(cursor));
+}
+
+class GpuOpReader {
+ public:
+  GpuOpReader(ExportContext& context, std::vector<KernelRef>& kernels)
+      : context_(context), kernels_(kernels) {}
+
+  Status Init() {
+    RETURN_IF_ERROR(devices_.Load(context_));
+    RETURN_IF_ERROR(copy_kinds_.Load(context_));
+    memset_name_ = context_.pool().Intern("[CUDA memset]");
+    return Status::Ok();
+  }
+
+  // Moves `cursor` to its next row and converts it.
+  Status Advance(Cursor& cursor) {
+    SqliteStatement& stmt = *cursor.stmt;
+    ASSIGN_OR_RETURN(cursor.has_row, stmt.Step());
+    if (!cursor.has_row) return Status::Ok();
+    ++rows_;
+    GpuOp& op = cursor.op;
+    op = GpuOp();
+    op.kind = cursor.kind;
+    op.line = stmt.Int64(kRowId);
+    std::optional<int64_t> start = stmt.OptionalInt64(kStart);
+    std::optional<int64_t> end = stmt.OptionalInt64(kEnd);
+    if (!start || !end)
+      return context_.RowError(cursor.table, op.line, "start or end is not an integer");
+    if (*start < 0) return context_.RowError(cursor.table, op.line, "negative start");
+    if (*end < *start) return context_.RowError(cursor.table, op.line, "end before start");
+    op.start_ns = *start;
+    op.duration_ns = *end - *start;
+    op.stream = stmt.OptionalInt64(kStreamId).value_or(-1);
+    op.correlation_id = stmt.OptionalInt64(kCorrelationId).value_or(-1);
+    op.device = devices_.Get(stmt.OptionalInt64(kDeviceId).value_or(0), context_.pool());
+    switch (cursor.kind) {
+      case OpKind::kKernel: {
+        ASSIGN_OR_RETURN(op.name, KernelName(cursor.table, stmt, op.line));
+        std::optional<int64_t> pid = stmt.OptionalInt64(kGlobalPid);
+        std::optional<int64_t> correlation = stmt.OptionalInt64(kCorrelationId);
+        if (correlation) {
+          kernels_.push_back({pid.value_or(0), *correlation, op.start_ns, op.duration_ns, op.name});
+        }
+        break;
+      }
+      case OpKind::kMemcpy:
+        op.bytes = stmt.OptionalInt64(kExtra1).value_or(-1);
+        op.name = copy_kinds_.Get(stmt.OptionalInt64(kExtra2), context_.pool());
+        break;
+      case OpKind::kMemset:
+        op.bytes = stmt.OptionalInt64(kExtra1).value_or(-1);
+        op.name = memset_name_;
+        break;
+    }
+    return Status::Ok();
+  }
+
+  int64_t rows() const { return rows_; }
+
+ private:
+  // demangledName (what cuda_gpu_trace prints by default), else shortName.
+  Result<NameId> KernelName(const std::string& table, SqliteStatement& stmt, int64_t rowid) {
+    for (int column : {kExtra1, kExtra2}) {
+      std::optional<int64_t> string_id = stmt.OptionalInt64(column);
+      if (!string_id) continue;
+      ASSIGN_OR_RETURN(std::optional<NameId> name, context_.ResolveString(*string_id));
+      if (name) return *name;
+    }
+    return context_.RowError(table, rowid, "kernel name id not found in StringIds");
+  }
+
+  ExportContext& context_;
+  std::vector<KernelRef>& kernels_;
+  DeviceNames devices_;
+  CopyKindNames copy_kinds_;
+  NameId memset_name_ = 0;
+  int64_t rows_ = 0;
+};
+
+}  // namespace
+
+Result<int64_t> ReadGpuOps(ExportContext& context, TraceSink& sink,
+                           std::vector<KernelRef>& kernels) {
+  GpuOpReader reader(context, kernels);
+  RETURN_IF_ERROR(reader.Init());
+  std::vector<Cursor> cursors;
+  const std::pair<const char*, OpKind> kTables[] = {
+      {"CUPTI_ACTIVITY_KIND_KERNEL", OpKind::kKernel},
+      {"CUPTI_ACTIVITY_KIND_MEMCPY", OpKind::kMemcpy},
+      {"CUPTI_ACTIVITY_KIND_MEMSET", OpKind::kMemset}};
+  for (const auto& [table, kind] : kTables) {
+    ASSIGN_OR_RETURN(std::optional<Cursor> cursor, OpenCursor(context, table, kind));
+    if (!cursor) continue;
+    cursors.push_back(std::move(*cursor));
+    RETURN_IF_ERROR(reader.Advance(cursors.back()));
+  }
+
+  std::vector<GpuOp> batch;
+  batch.reserve(kBatchSize);
+  for (;;) {
+    // Three cursors at most: a linear pick beats a heap. Ties go to the earlier table.
+    Cursor* next = nullptr;
+    for (Cursor& cursor : cursors) {
+      if (cursor.has_row && (next == nullptr || cursor.op.start_ns < next->op.start_ns)) {
+        next = &cursor;
+      }
+    }
+    if (next == nullptr) break;
+    batch.push_back(next->op);
+    if (batch.size() == kBatchSize) {
+      RETURN_IF_ERROR(sink.OnGpuOps(batch, context.pool()));
+      batch.clear();
+    }
+    RETURN_IF_ERROR(reader.Advance(*next));
+  }
+  if (!batch.empty()) RETURN_IF_ERROR(sink.OnGpuOps(batch, context.pool()));
+  return reader.rows();
+}
+
+}  // namespace stepstat::nsys_sqlite

@@ -1,0 +1,76 @@
+// Pieces shared by the two halves of the nsys SQLite reader (GPU ops, launch calls).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "readers/nsys_sqlite_db.h"
+#include "stepstat/status.h"
+#include "stepstat/trace.h"
+
+namespace stepstat::nsys_sqlite {
+
+inline constexpr size_t kBatchSize = 4096;
+
+/// nsys's GlobalId packs the process into the bits above the low 24 (the thread).
+inline constexpr uint64_t kGlobalPidMask = 0xFFFFFFFFFF000000ULL;
+
+/// What the launch join needs of one kernel; sorted by (pid_key, correlation_id).
+struct KernelRef {
+  int64_t pid_key = 0;  ///< globalPid, or 0 when the export has no globalPid column
+  int64_t correlation_id = 0;
+  int64_t start_ns = 0;
+  int64_t duration_ns = 0;
+  NameId name = 0;
+
+  bool operator<(const KernelRef& other) const {
+    if (pid_key != other.pid_key) return pid_key < other.pid_key;
+    if (correlation_id != other.correlation_id) return correlation_id < other.correlation_id;
+    return start_ns < other.start_ns;
+  }
+};
+
+/// Tables of the export and a cached StringIds lookup (by primary key, so one B-tree probe).
+class ExportContext {
+ public:
+  ExportContext(const SqliteDb& db, StringPool& pool) : db_(db), pool_(pool) {}
+
+  Status Init();
+  bool HasTable(std::string_view table) const { return tables_.contains(std::string(table)); }
+  const SqliteDb& db() const { return db_; }
+  StringPool& pool() { return pool_; }
+  std::string_view display_name() const { return db_.display_name(); }
+
+  /// The StringIds value for `id`, interned; nullopt when the id is not there.
+  Result<std::optional<NameId>> ResolveString(int64_t id);
+
+  /// "<file>: <table> row <rowid>: <what>".
+  Status RowError(std::string_view table, int64_t rowid, std::string_view what) const;
+
+ private:
+  const SqliteDb& db_;
+  StringPool& pool_;
+  std::unordered_set<std::string> tables_;
+  std::optional<SqliteStatement> string_lookup_;
+  std::unordered_map<int64_t, NameId> string_cache_;
+};
+
+/// Reads kernels, memcpys and memsets merged in start order into `sink`; fills `kernels`
+/// for the launch join (unsorted) and returns the number of rows read.
+Result<int64_t> ReadGpuOps(ExportContext& context, TraceSink& sink,
+                           std::vector<KernelRef>& kernels);
+
+/// Reads kernel-launch API calls in start order, joined to `kernels` (sorted here), into
+/// `sink`; returns the number of rows read.
+Result<int64_t> ReadLaunchCalls(ExportContext& context, std::vector<KernelRef>& kernels,
+                                bool kernels_have_pid, TraceSink& sink);
+
+/// "<column>" when `columns` has it, else "NULL", for SELECT lists over varying schemas.
+std::string ColumnOrNull(const std::unordered_set<std::string>& columns, std::string_view column);
+
+}  // namespace stepstat::nsys_sqlite

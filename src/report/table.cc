@@ -1,0 +1,162 @@
+#include "report/table.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "report/text_escape.h"
+
+namespace stepstat {
+
+namespace {
+
+std::string Printf(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
+}  // namespace
+
+TextTable& TextTable::Column(std::string header, Align align) {
+  headers_.push_back(std::move(header));
+  aligns_.push_back(align);
+  return *this;
+}
+
+TextTable& TextTable::Row(std::vector<std::string> cells) {
+  cells.resize(headers_.size());
+  rows_.push_back(std::move(cells));
+  return *this;
+}
+
+std::string TextTable::Render(size_t indent) const {
+  std::vector<size_t> widths(headers_.size(), 0);
+  auto measure = [&](const std::vector<std::string>& cells) {
+    for (size_t i = 0; i < cells.size(); ++i)
+      widths[i] = std::max(widths[i], DisplayWidth(cells[i]));
+  };
+  measure(headers_);
+  for (const auto& row : rows_) measure(row);
+
+  std::string out;
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string text(indent, ' ');
+    for (size_t i = 0; i < cells.size(); ++i) {
+      std::string pad(widths[i] - DisplayWidth(cells[i]), ' ');
+      if (i > 0) text += "  ";
+      text += aligns_[i] == kRight ? pad + cells[i] : cells[i] + pad;
+    }
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    out += text;
+    out += '\n';
+  };
+  bool any_header = std::any_of(headers_.begin(), headers_.end(),
+                                [](const std::string& h) { return !h.empty(); });
+  if (any_header) line(headers_);
+  for (const auto& row : rows_) line(row);
+  return out;
+}
+
+std::string FormatMs(int64_t ns) {
+  double ms = static_cast<double>(ns) / 1e6;
+  if (ns == 0) return "0";
+  if (std::abs(ms) < 1.0) return Printf("%.6f", ms);
+  if (std::abs(ms) < 100.0) return Printf("%.3f", ms);
+  return Printf("%.1f", ms);
+}
+
+std::string FormatPercent(double percent) { return Printf("%.1f", percent); }
+
+std::string FormatCount(int64_t n) {
+  uint64_t magnitude = n < 0 ? 0 - static_cast<uint64_t>(n) : static_cast<uint64_t>(n);
+  std::string digits = std::to_string(magnitude);
+  std::string out;
+  if (n < 0) out.push_back('-');
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string FormatBytes(int64_t bytes) {
+  static constexpr const char* kUnits[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+  double value = static_cast<double>(bytes);
+  size_t unit = 0;
+  while (value >= 1000.0 && unit + 1 < std::size(kUnits)) {
+    value /= 1000.0;
+    ++unit;
+  }
+  if (unit == 0) return std::to_string(bytes) + " B";
+  return Printf("%.2f", value) + " " + kUnits[unit];
+}
+
+std::string Bar(double fraction, size_t width, const TextStyle& style) {
+  if (!(fraction > 0.0)) return "";
+  fraction = std::min(fraction, 1.0);
+  if (!style.unicode) {
+    auto n = static_cast<size_t>(std::lround(fraction * static_cast<double>(width)));
+    return std::string(std::max<size_t>(n, 1), '#');
+  }
+  static constexpr const char* kEighths[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
+  auto eighths = static_cast<size_t>(std::lround(fraction * static_cast<double>(width) * 8));
+  eighths = std::max<size_t>(eighths, 1);  // a non-zero share stays visible
+  std::string out;
+  for (size_t i = 0; i < eighths / 8; ++i) out += "█";
+  out += kEighths[eighths % 8];
+  return out;
+}
+
+std::string DisplayName(std::string_view name, size_t width, const TextStyle& style) {
+  return TruncateToWidth(EscapeForTerminal(name), width, style.unicode ? "…" : "...");
+}
+
+std::string StepStatsToTable(const StepStats& s, const Details* details, const TextStyle& style) {
+  std::string out;
+  out += "GPU trace:    " + EscapeForTerminal(s.source_gpu_trace) + "\n";
+  out += "launch trace: " +
+         (s.source_kernel_exec_trace ? EscapeForTerminal(*s.source_kernel_exec_trace)
+                                     : std::string("(none)")) +
+         "\n\n";
+
+  TextTable overview;
+  overview.Column("", TextTable::kLeft).Column("", TextTable::kRight).Column("", TextTable::kLeft);
+  overview.Row({"GPU span", FormatMs(s.gpu_span_ns) + " ms", "first op start to last op end"});
+  overview.Row({"GPU operations", FormatCount(s.gpu_operation_count),
+                FormatCount(s.kernel_count) + " kernels, " +
+                    FormatCount(s.gpu_operation_count - s.kernel_count) + " memory operations"});
+  overview.Row({"kernel time (sum)", FormatMs(s.kernel_time_ns) + " ms",
+                FormatPercent(s.kernel_busy_percent_of_span) +
+                    " % of span (a sum: concurrent kernels can pass 100)"});
+  overview.Row({"idle gaps between kernels", FormatMs(s.launch_gaps.total_ns) + " ms",
+                FormatCount(s.launch_gaps.positive_gap_count) + " gaps, longest " +
+                    FormatMs(s.launch_gaps.maximum_ns) + " ms"});
+  if (s.cpu_gpu_overlap) {
+    const CpuGpuOverlap& o = *s.cpu_gpu_overlap;
+    overview.Row({"launch API time (union)", FormatMs(o.launch_api_union_ns) + " ms",
+                  "CPU time inside kernel-launch calls"});
+    overview.Row({"  of it during GPU kernels", FormatMs(o.launch_api_gpu_overlap_ns) + " ms",
+                  FormatPercent(o.launch_api_overlap_percent) + " % of launch API time"});
+  } else {
+    overview.Row({"launch API time", "-", "no launch trace given"});
+  }
+  out += "Summary\n" + overview.Render() + "\n";
+
+  TextTable components;
+  components.Column("component", TextTable::kLeft)
+      .Column("ms", TextTable::kRight)
+      .Column("% of summed kernel time", TextTable::kRight)
+      .Column("", TextTable::kLeft)
+      .Column("launches", TextTable::kRight);
+  for (const ComponentStats& c : s.components) {
+    components.Row({DisplayName(c.name, 40, style), FormatMs(c.time_ns),
+                    FormatPercent(c.percent_of_kernel_time),
+                    Bar(c.percent_of_kernel_time / 100.0, 24, style), FormatCount(c.launches)});
+  }
+  out += "Components\n" + components.Render();
+  if (details != nullptr) out += "\n" + DetailsToTable(*details, style);
+  return out;
+}
+
+}  // namespace stepstat

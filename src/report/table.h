@@ -1,0 +1,55 @@
+// Human-readable text output: aligned tables, bars and the numbers in them. Every name from
+// a trace goes through EscapeForTerminal; every percentage's header names its denominator.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "stepstat/details.h"
+#include "stepstat/step_stats.h"
+
+namespace stepstat {
+
+struct TextStyle {
+  bool unicode = true;  ///< block-character bars and "…"; ASCII otherwise
+};
+
+/// Columns of text, padded to the widest cell. Cells must already be escaped.
+class TextTable {
+ public:
+  enum Align { kLeft, kRight };
+  TextTable& Column(std::string header, Align align);
+  TextTable& Row(std::vector<std::string> cells);
+  /// Each line starts with `indent` spaces; trailing spaces are trimmed.
+  std::string Render(size_t indent = 2) const;
+  bool empty() const { return rows_.empty(); }
+
+ private:
+  std::vector<std::string> headers_;
+  std::vector<Align> aligns_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+/// "12.345" style milliseconds: 6 decimals below 1 ms (exact ns), 3 below 100 ms, else 1.
+std::string FormatMs(int64_t ns);
+/// One decimal: "42.1".
+std::string FormatPercent(double percent);
+/// Thousands grouped: "27,005".
+std::string FormatCount(int64_t n);
+/// Bytes in the largest unit that keeps the number >= 1: "4.19 MB" (decimal units, as nsys).
+std::string FormatBytes(int64_t bytes);
+/// A bar `fraction` (0..1) of `width` columns: eighth blocks, or '#' in ASCII.
+std::string Bar(double fraction, size_t width, const TextStyle& style);
+/// A trace name made printable and cut to `width` columns.
+std::string DisplayName(std::string_view name, size_t width, const TextStyle& style);
+
+/// The summary, plus the details sections when `details` is not null.
+std::string StepStatsToTable(const StepStats& stats, const Details* details,
+                             const TextStyle& style);
+
+/// The details sections alone (table_details.cc).
+std::string DetailsToTable(const Details& details, const TextStyle& style);
+
+}  // namespace stepstat

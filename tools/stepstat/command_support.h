@@ -1,0 +1,33 @@
+// What several subcommands share: choosing a policy, choosing an output format, writing
+// the result and reporting failure.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "report/table.h"
+#include "stepstat/policy.h"
+#include "stepstat/status.h"
+
+namespace stepstat::cli {
+
+enum class OutputFormat { kTable, kJson, kMarkdown };
+
+/// --format as given, or (empty) the default: a table when the output is a terminal
+/// (`output` is "-" and stdout is a tty), JSON otherwise.
+OutputFormat ChooseFormat(const std::string& flag, const std::string& output);
+
+/// How text tables may draw on this stdout (Unicode bars unless the locale or NO_COLOR /
+/// TERM=dumb says otherwise).
+TextStyle StdoutTextStyle();
+
+/// --policy takes a file, or the name of a built-in policy when no such file exists.
+Result<Policy> ChoosePolicy(const std::string& choice);
+
+/// Prints "stepstat: <message>" on stderr; returns the exit code 2.
+int Fail(const Status& status);
+
+/// Writes `text` to stdout ("-") or atomically to a file; returns the exit code.
+int Emit(std::string_view text, const std::string& output);
+
+}  // namespace stepstat::cli
