@@ -2,6 +2,7 @@
 // reader error must follow, and a sink that checks what readers promise about ops and calls.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <span>
@@ -45,8 +46,12 @@ inline void CheckErrorMessage(const Status& status, std::string_view display_nam
 /// reads of the same bytes (whole and in tiny windows) can be compared.
 class CheckingSink : public TraceSink {
  public:
+  /// `sorted`: the reader promises ops, calls and ranges each in start order (SQLite, Kineto).
+  explicit CheckingSink(bool sorted = false) : sorted_(sorted) {}
+
   Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override {
     for (const GpuOp& op : ops) {
+      if (sorted_) FUZZ_CHECK(InOrder(last_op_start_, op.start_ns));
       FUZZ_CHECK(op.start_ns >= 0);
       FUZZ_CHECK(op.duration_ns >= 0);
       FUZZ_CHECK(op.duration_ns <= INT64_MAX - op.start_ns);
@@ -60,6 +65,7 @@ class CheckingSink : public TraceSink {
   }
   Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override {
     for (const LaunchCall& call : calls) {
+      if (sorted_) FUZZ_CHECK(InOrder(last_call_start_, call.api_start_ns));
       FUZZ_CHECK(call.api_start_ns >= 0);
       FUZZ_CHECK(call.api_duration_ns >= 0);
       FUZZ_CHECK(call.api_duration_ns <= INT64_MAX - call.api_start_ns);
@@ -75,6 +81,7 @@ class CheckingSink : public TraceSink {
   }
   Status OnRanges(std::span<const CpuRange> ranges, const StringPool& names) override {
     for (const CpuRange& range : ranges) {
+      if (sorted_) FUZZ_CHECK(InOrder(last_range_start_, range.start_ns));
       FUZZ_CHECK(range.line >= 0);
       FUZZ_CHECK(range.name < names.size());
       Add(range.start_ns, range.end_ns, range.pid, range.tid, range.depth, range.line);
@@ -86,10 +93,19 @@ class CheckingSink : public TraceSink {
   const std::string& digest() const { return digest_; }
 
  private:
+  static bool InOrder(int64_t& last, int64_t start) {
+    bool in_order = start >= last;
+    last = start;
+    return in_order;
+  }
   void Add(int64_t a, int64_t b, int64_t c, int64_t d, int64_t e, int64_t f) {
     for (int64_t v : {a, b, c, d, e, f}) digest_ += std::to_string(v) + ',';
   }
   std::string digest_;
+  bool sorted_;
+  int64_t last_op_start_ = INT64_MIN;
+  int64_t last_call_start_ = INT64_MIN;
+  int64_t last_range_start_ = INT64_MIN;
 };
 
 }  // namespace stepstat::fuzz
