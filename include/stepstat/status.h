@@ -10,11 +10,16 @@
 
 namespace stepstat {
 
+/// `message` with control bytes written as \n, \r, \t or \xNN: error messages end up on a
+/// terminal, and they hold bytes from files (names, header cells, file names).
+std::string OneLineMessage(std::string message);
+
 class [[nodiscard]] Status {
  public:
   Status() = default;  // ok
   static Status Ok() { return Status(); }
-  static Status Error(std::string message) { return Status(std::move(message)); }
+  /// Always one line: control bytes in `message` are escaped (OneLineMessage).
+  static Status Error(std::string message) { return Status(OneLineMessage(std::move(message))); }
 
   bool ok() const { return message_.empty(); }
   /// Empty when ok.
@@ -67,8 +72,11 @@ class [[nodiscard]] Result {
   } while (0)
 
 /// `ASSIGN_OR_RETURN(auto x, MakeX());` declares x from a Result or returns its Status.
+/// (`lhs` is a declaration, so it cannot be parenthesized: hence the NOLINT.)
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define ASSIGN_OR_RETURN(lhs, rexpr)                          \
   auto STEPSTAT_CONCAT(result_macro_, __LINE__) = (rexpr);    \
   if (!STEPSTAT_CONCAT(result_macro_, __LINE__).ok())         \
     return STEPSTAT_CONCAT(result_macro_, __LINE__).status(); \
   lhs = std::move(STEPSTAT_CONCAT(result_macro_, __LINE__)).value()
+// NOLINTEND(bugprone-macro-parentheses)

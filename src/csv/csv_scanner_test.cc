@@ -61,6 +61,16 @@ TEST(CsvScannerTest, BomSplitAcrossChunks) {
   EXPECT_EQ(s.rows, (Rows{{"a"}}));
 }
 
+// The bytes fetched while looking for a BOM in a tiny first window were never scanned for NUL,
+// so "a\0" was a row (found by csv_scanner_fuzzer).
+TEST(CsvScannerTest, NulInTheFirstBytesOfTinyWindows) {
+  using namespace std::string_literals;
+  for (size_t chunk : {1, 2}) {
+    EXPECT_EQ(ScanAll("a\0\n"s, chunk).error, "t.csv:1: NUL byte in a text file") << chunk;
+    EXPECT_EQ(ScanAll("[\0\xff"s, chunk).error, "t.csv:1: NUL byte in a text file") << chunk;
+  }
+}
+
 TEST(CsvScannerTest, EmptyInput) {
   Scanned s = ScanAll("");
   EXPECT_EQ(s.error, "");

@@ -155,6 +155,22 @@ TEST(NsysGpuTraceTest, ErrorsNameFileLineAndColumn) {
             "trace.csv:1: Start (fortnights): unknown time unit \"fortnights\"");
 }
 
+// After a blank line the table looked ahead at most 1000 lines of at most 1 MB for more
+// rows; past either limit it took the rest for console output and dropped it silently.
+TEST(NsysGpuTraceTest, RowsAfterManyBlankLinesOrAfterAHugeLineAreNotDropped) {
+  const std::string h(kHeader2024);
+  const std::string good = "1,2,3,,,,,,,,,,,,,,G,1,,7,k\n";
+  EXPECT_EQ(GpuError(h + good + std::string(1001, '\n') + good), "trace.csv:3: blank line between data rows");
+  const std::string huge = "1,2,3,,,,,,,,,,,,,,G,1,,7," + std::string(2 << 20, 'k') + "\n";
+  EXPECT_EQ(GpuError(h + good + "\n" + huge), "trace.csv:3: blank line between data rows");
+}
+
+// Header cells and file names went into messages raw: an escape sequence reached the terminal.
+TEST(NsysGpuTraceTest, MessagesEscapeControlBytesFromTheFile) {
+  EXPECT_EQ(GpuError("Start (\x1b[2J),Duration (ns),CorrId,GrdX,Strm,Name\n1,2,3,4,5,6\n"),
+            "trace.csv:1: Start (\\x1b[2J): unknown time unit \"\\x1b[2J\"");
+}
+
 TEST(NsysGpuTraceTest, BatchesAndSinkErrorStopsReading) {
   std::string text(kHeader2024);
   for (int i = 0; i < 10000; ++i) text += std::to_string(i) + ",1,1,,,,,,,,,,,,,,G,1,,7,k\n";

@@ -72,11 +72,14 @@ Result<bool> NsysCsvTable::NextRow() {
 Status NsysCsvTable::EndAtBlankLine() {
   int64_t blank_line = scanner_.line();
   std::string_view next_text;
-  auto found = scanner_.SkipLinesUntil([&next_text](std::string_view line) {
-    if (IsBlank(line)) return false;
-    next_text = line;
-    return true;
-  });
+  // No limits: stopping early would read as "nothing follows" and drop the rows after.
+  auto found = scanner_.SkipLinesUntil(
+      [&next_text](std::string_view line) {
+        if (IsBlank(line)) return false;
+        next_text = line;
+        return true;
+      },
+      std::numeric_limits<int64_t>::max(), std::numeric_limits<size_t>::max());
   if (!found.ok()) return found.status();
   if (found.value() && !IsConsoleLine(next_text)) {
     return ErrorAt(display_name(), blank_line, "blank line between data rows");

@@ -1,0 +1,111 @@
+// Shared helpers of the fuzzers: a check that survives NDEBUG, the message rules every
+// reader error must follow, and a sink that checks what readers promise about ops and calls.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "stepstat/status.h"
+#include "stepstat/trace.h"
+
+/// Aborts (a crash libFuzzer keeps) when `cond` is false, also in release builds.
+#define FUZZ_CHECK(cond)                                                                 \
+  do {                                                                                   \
+    if (!(cond)) {                                                                       \
+      std::fprintf(stderr, "%s:%d: FUZZ_CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+      std::abort();                                                                      \
+    }                                                                                    \
+  } while (0)
+
+namespace stepstat::fuzz {
+
+/// An error is one line, starts with "<display_name>:" and holds no control characters
+/// (it goes to a terminal as is).
+inline void CheckErrorMessage(const Status& status, std::string_view display_name) {
+  const std::string& message = status.message();
+  if (message.substr(0, display_name.size()) != display_name ||
+      message.size() <= display_name.size() || message[display_name.size()] != ':') {
+    std::fprintf(stderr, "message does not start with \"%.*s:\": %s\n",
+                 static_cast<int>(display_name.size()), display_name.data(), message.c_str());
+    std::abort();
+  }
+  for (char c : message) {
+    auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) {
+      std::fprintf(stderr, "control byte 0x%02x in message: %s\n", byte, message.c_str());
+      std::abort();
+    }
+  }
+}
+
+/// Checks what trace.h says readers guarantee, and keeps a digest of what it saw so two
+/// reads of the same bytes (whole and in tiny windows) can be compared.
+class CheckingSink : public TraceSink {
+ public:
+  /// `sorted`: the reader promises ops, calls and ranges each in start order (SQLite, Kineto).
+  explicit CheckingSink(bool sorted = false) : sorted_(sorted) {}
+
+  Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override {
+    for (const GpuOp& op : ops) {
+      if (sorted_) FUZZ_CHECK(InOrder(last_op_start_, op.start_ns));
+      FUZZ_CHECK(op.start_ns >= 0);
+      FUZZ_CHECK(op.duration_ns >= 0);
+      FUZZ_CHECK(op.duration_ns <= INT64_MAX - op.start_ns);
+      FUZZ_CHECK(op.line >= 1);
+      FUZZ_CHECK(op.name < names.size() && op.device < names.size());
+      Add(op.start_ns, op.duration_ns, op.stream, op.bytes, op.correlation_id, op.line);
+      digest_.append(names.Get(op.name)).push_back('\x1f');
+      digest_.append(names.Get(op.device)).push_back('\x1e');
+    }
+    return Status::Ok();
+  }
+  Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override {
+    for (const LaunchCall& call : calls) {
+      if (sorted_) FUZZ_CHECK(InOrder(last_call_start_, call.api_start_ns));
+      FUZZ_CHECK(call.api_start_ns >= 0);
+      FUZZ_CHECK(call.api_duration_ns >= 0);
+      FUZZ_CHECK(call.api_duration_ns <= INT64_MAX - call.api_start_ns);
+      FUZZ_CHECK(call.line >= 1);
+      FUZZ_CHECK(call.api_name < names.size() && call.kernel_name < names.size());
+      Add(call.api_start_ns, call.api_duration_ns, call.queue_duration_ns, call.kernel_start_ns,
+          call.kernel_duration_ns, call.correlation_id);
+      Add(call.pid, call.tid, call.line, 0, 0, 0);
+      digest_.append(names.Get(call.api_name)).push_back('\x1f');
+      digest_.append(names.Get(call.kernel_name)).push_back('\x1e');
+    }
+    return Status::Ok();
+  }
+  Status OnRanges(std::span<const CpuRange> ranges, const StringPool& names) override {
+    for (const CpuRange& range : ranges) {
+      if (sorted_) FUZZ_CHECK(InOrder(last_range_start_, range.start_ns));
+      FUZZ_CHECK(range.line >= 0);
+      FUZZ_CHECK(range.name < names.size());
+      Add(range.start_ns, range.end_ns, range.pid, range.tid, range.depth, range.line);
+      digest_.append(names.Get(range.name)).push_back('\x1e');
+    }
+    return Status::Ok();
+  }
+
+  const std::string& digest() const { return digest_; }
+
+ private:
+  static bool InOrder(int64_t& last, int64_t start) {
+    bool in_order = start >= last;
+    last = start;
+    return in_order;
+  }
+  void Add(int64_t a, int64_t b, int64_t c, int64_t d, int64_t e, int64_t f) {
+    for (int64_t v : {a, b, c, d, e, f}) digest_ += std::to_string(v) + ',';
+  }
+  std::string digest_;
+  bool sorted_;
+  int64_t last_op_start_ = INT64_MIN;
+  int64_t last_call_start_ = INT64_MIN;
+  int64_t last_range_start_ = INT64_MIN;
+};
+
+}  // namespace stepstat::fuzz

@@ -1,0 +1,51 @@
+// The nsys CSV readers (cuda_gpu_trace, cuda_kern_exec_trace, cuda_api_trace) over arbitrary
+// bytes. The first byte picks the reader and a window size. Checks: ops and calls keep the
+// promises of trace.h (CheckingSink); errors follow the message rules; reading the bytes
+// whole and a few at a time gives the same ops, calls, report and error.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "fuzz_check.h"
+#include "io/sources.h"
+#include "readers/nsys_csv_readers.h"
+
+namespace {
+
+constexpr std::string_view kName = "fuzz.csv";
+
+std::string Read(int reader, stepstat::ByteSource& source) {
+  stepstat::fuzz::CheckingSink sink;
+  stepstat::Result<stepstat::ReadReport> report =
+      reader == 0   ? stepstat::ReadNsysGpuTrace(source, kName, sink)
+      : reader == 1 ? stepstat::ReadNsysKernExecTrace(source, kName, sink)
+                    : stepstat::ReadNsysApiTrace(source, kName, sink);
+  if (!report.ok()) {
+    stepstat::fuzz::CheckErrorMessage(report.status(), kName);
+    return "error " + report.status().message();
+  }
+  FUZZ_CHECK(report->rows > 0);
+  return sink.digest() + "|" + report->layout + "|" + report->time_unit + "|" +
+         std::to_string(report->rows);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  const int reader = data[0] % 3;
+  const size_t chunk = 1 + (data[0] >> 2) % 32;
+  std::string_view input(reinterpret_cast<const char*>(data + 1), size - 1);
+
+  auto whole = stepstat::MemoryByteSource(input);
+  std::string reference = Read(reader, *whole);
+  auto chunked = stepstat::ChunkedMemoryByteSource(input, chunk);
+  std::string windowed = Read(reader, *chunked);
+  if (reference != windowed) {
+    std::fprintf(stderr, "whole vs %zu-byte windows differ:\n%s\nvs\n%s\n", chunk,
+                 reference.substr(0, 500).c_str(), windowed.substr(0, 500).c_str());
+    std::abort();
+  }
+  return 0;
+}
