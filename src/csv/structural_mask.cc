@@ -39,6 +39,13 @@ inline uint64_t ZeroBytes(uint64_t x) { return ~(((x & kLow7) + kLow7) | x | kLo
 // partial products of different bytes never reach (or carry into) bits 56-63.
 inline uint64_t PackHighBits(uint64_t x) { return ((x >> 7) * 0x0102040810204080ull) >> 56; }
 
+// The NUL bits of a 64-byte block, byte by byte (only called for blocks holding a NUL).
+[[maybe_unused]] uint64_t NulBits(const char* p) {
+  uint64_t bits = 0;
+  for (int i = 0; i < 64; ++i) bits |= uint64_t{p[i] == '\0'} << i;
+  return bits;
+}
+
 #if STEPSTAT_MASK_SSE2
 inline void ClassifyNative(const char* p, size_t count, StructuralMasks* out) {
   const __m128i comma = _mm_set1_epi8(',');
@@ -46,19 +53,22 @@ inline void ClassifyNative(const char* p, size_t count, StructuralMasks* out) {
   const __m128i newline = _mm_set1_epi8('\n');
   const __m128i zero = _mm_setzero_si128();
   for (size_t b = 0; b < count; ++b, p += 64) {
-    uint64_t any = 0, quotes = 0, newlines = 0, nuls = 0;
+    uint64_t any = 0, quotes = 0, newlines = 0;
+    __m128i nul_seen = zero;
     for (int i = 0; i < 4; ++i) {
       __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
       __m128i q = _mm_cmpeq_epi8(v, quote);
       __m128i n = _mm_cmpeq_epi8(v, newline);
       __m128i z = _mm_cmpeq_epi8(v, zero);
+      nul_seen = _mm_or_si128(nul_seen, z);
       __m128i a = _mm_or_si128(_mm_or_si128(q, n), _mm_or_si128(z, _mm_cmpeq_epi8(v, comma)));
       const int shift = 16 * i;
       any |= uint64_t{static_cast<uint16_t>(_mm_movemask_epi8(a))} << shift;
       quotes |= uint64_t{static_cast<uint16_t>(_mm_movemask_epi8(q))} << shift;
       newlines |= uint64_t{static_cast<uint16_t>(_mm_movemask_epi8(n))} << shift;
-      nuls |= uint64_t{static_cast<uint16_t>(_mm_movemask_epi8(z))} << shift;
     }
+    // NUL bytes are an error, so their exact mask is only worked out when one is there.
+    uint64_t nuls = _mm_movemask_epi8(nul_seen) == 0 ? 0 : NulBits(p);
     out[b] = {any, quotes, newlines, nuls};
   }
 }
