@@ -32,7 +32,7 @@ TEST(CsvValuesTest, FastPathAgreesWithParseScaledDecimal) {
 
 // Digit runs with one odd byte anywhere (also the bytes
 // next to '0'-'9' and high bytes) must give the same result as ParseScaledDecimal.
-TEST(CsvValuesTest, EightDigitPathAgreesOnDigitRunsWithOneOddByte) {
+TEST(CsvValuesTest, DigitFastPathAgreesOnDigitRunsWithOneOddByte) {
   std::mt19937_64 rng(7);
   const std::string odd = std::string("/:.\x80\xff \x00", 7);
   for (int trial = 0; trial < 100000; ++trial) {
