@@ -119,14 +119,24 @@ CsvScanner::Parse CsvScanner::ParseRow(Status& error) {
   };
   const char* field = view_.data() + pos_;  // start of the current field
   const char* row_end = nullptr;            // one past the row's line ending, once found
+  // The walk's cursor in locals: the field stores through `out` may alias members (size_t
+  // and uint64_t are the same type), which would reload them after every field.
+  uint64_t bits = 0;
+  const char* block_start = nullptr;
+  auto load_cursor = [&] {
+    bits = bits_;
+    block_start = chunk_base_ + 64 * block_;
+  };
   if (!Seek(field)) return Parse::kNeedMore;
+  load_cursor();
   while (row_end == nullptr) {
-    while (bits_ == 0) {
+    while (bits == 0) {
       if (!NextBlock()) return Parse::kNeedMore;
+      load_cursor();
     }
-    const size_t i = static_cast<size_t>(std::countr_zero(bits_));
-    bits_ &= bits_ - 1;
-    const char* at = chunk_base_ + 64 * block_ + i;
+    const size_t i = static_cast<size_t>(std::countr_zero(bits));
+    bits &= bits - 1;
+    const char* at = block_start + i;
     const char c = *at;
     if (c == ',') {
       add_field(field, at);
@@ -196,6 +206,7 @@ CsvScanner::Parse CsvScanner::ParseRow(Status& error) {
     if (*after == ',') {
       field = after + 1;
       if (!Seek(field)) return Parse::kNeedMore;
+      load_cursor();
       continue;
     }
     if (*after == '\n') {
