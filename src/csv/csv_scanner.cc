@@ -14,63 +14,9 @@ const char* Find(const char* begin, const char* end, char c) {
   return static_cast<const char*>(std::memchr(begin, c, static_cast<size_t>(end - begin)));
 }
 
-// Word-at-a-time search (SWAR): plain C++ on 64-bit words, so it is portable and needs no
-// intrinsics. Rows are mostly short fields, where a memchr call per field costs more than
-// the search itself.
-constexpr uint64_t kOnes = 0x0101010101010101ull;
-constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full;
-
-// 0x80 in every byte of x that is zero, 0 elsewhere (exact: no false positives).
-inline uint64_t ZeroBytes(uint64_t x) { return ~(((x & kLow7) + kLow7) | x | kLow7); }
-
-// Eight bytes with the first one in the low byte, whatever the machine's byte order.
-inline uint64_t Load8(const char* p) {
-  uint64_t word;
-  std::memcpy(&word, p, 8);
-  if constexpr (std::endian::native == std::endian::big) {
-    uint64_t swapped = 0;
-    for (int i = 0; i < 8; ++i) swapped |= ((word >> (8 * i)) & 0xFF) << (8 * (7 - i));
-    word = swapped;
-  }
-  return word;
-}
-
-// 0x80 in each of the (up to) 8 bytes at p that is ',', '\n', '"' or NUL; fewer than 8
-// bytes left: the missing positions hold nothing. Per class the test is a zero-byte test
-// of word ^ class; the four share their final step (~A | ~B == ~(A & B)).
-inline uint64_t SignificantBytes(const char* p, const char* end) {
-  if (end - p >= 8) {
-    uint64_t word = Load8(p);
-    auto not_zero = [](uint64_t x) { return ((x & kLow7) + kLow7) | x; };
-    uint64_t all_not_zero = not_zero(word ^ (kOnes * ',')) & not_zero(word ^ (kOnes * '\n')) &
-                            not_zero(word ^ (kOnes * '"')) & not_zero(word);
-    return ~(all_not_zero | kLow7);
-  }
-  uint64_t mask = 0;
-  for (int i = 0; p + i < end; ++i) {
-    char c = p[i];
-    if (c == ',' || c == '\n' || c == '"' || c == '\0') mask |= uint64_t{0x80} << (8 * i);
-  }
-  return mask;
-}
-
-// The first '"' or NUL in [p, end), or end; adds the newlines before it to `newlines`.
-inline const char* FindQuoteOrNul(const char* p, const char* end, int64_t& newlines) {
-  while (end - p >= 8) {
-    uint64_t word = Load8(p);
-    uint64_t stops = ZeroBytes(word ^ (kOnes * '"')) | ZeroBytes(word);
-    uint64_t breaks = ZeroBytes(word ^ (kOnes * '\n'));
-    if (stops != 0) {
-      uint64_t before = (stops & (~stops + 1)) - 1;  // bits below the first stop
-      if ((breaks & before) != 0) newlines += std::popcount(breaks & before);
-      return p + std::countr_zero(stops) / 8;
-    }
-    if (breaks != 0) newlines += std::popcount(breaks);
-    p += 8;
-  }
-  for (; p < end && *p != '"' && *p != '\0'; ++p) newlines += *p == '\n';
-  return p;
-}
+// Bits of positions >= i (i < 64) and < i of a block.
+inline uint64_t FromBit(size_t i) { return ~uint64_t{0} << i; }
+inline uint64_t BelowBit(size_t i) { return (uint64_t{1} << i) - 1; }
 
 }  // namespace
 
@@ -81,6 +27,8 @@ CsvScanner::CsvScanner(ByteSource& source, std::string_view display_name)
 Status CsvScanner::Refill() {
   ASSIGN_OR_RETURN(view_, source_.Next(pos_));
   pos_ = 0;
+  chunk_base_ = nullptr;
+  chunk_blocks_ = 0;
   if (!started_) {
     started_ = true;
     while (view_.size() < kBom.size() && !source_.exhausted()) {
@@ -109,9 +57,50 @@ Result<bool> CsvScanner::NextRow() {
   }
 }
 
-// Classifies the row 8 bytes at a time and walks the delimiters found in each word: the
-// words do not depend on each other, so the CPU overlaps them, where a search per field
-// would wait for each field's end before starting the next.
+// Classifies up to kChunkBlocks blocks from p. A last block shorter than 64 bytes is
+// classified from a copy padded with spaces, so its positions past the view hold no bits.
+void CsvScanner::ClassifyChunk(const char* p) {
+  const size_t available = static_cast<size_t>(view_.data() + view_.size() - p);
+  const size_t full = std::min(kChunkBlocks, available / 64);
+  ClassifyBlocks(p, full, masks_);
+  chunk_blocks_ = full;
+  if (full < kChunkBlocks && available % 64 != 0) {
+    char padded[64];
+    std::memset(padded, ' ', sizeof padded);
+    std::memcpy(padded, p + 64 * full, available % 64);
+    ClassifyBlocks(padded, 1, masks_ + full);
+    ++chunk_blocks_;
+  }
+  chunk_base_ = p;
+}
+
+bool CsvScanner::Seek(const char* p) {
+  if (p >= view_.data() + view_.size()) return false;
+  if (chunk_base_ == nullptr || p < chunk_base_ || p >= chunk_base_ + 64 * chunk_blocks_) {
+    ClassifyChunk(p);
+  }
+  const size_t offset = static_cast<size_t>(p - chunk_base_);
+  block_ = offset / 64;
+  bits_ = masks_[block_].any & FromBit(offset % 64);
+  return true;
+}
+
+bool CsvScanner::NextBlock() {
+  if (block_ + 1 == chunk_blocks_) {
+    const char* next = chunk_base_ + 64 * chunk_blocks_;
+    if (next >= view_.data() + view_.size()) return false;
+    ClassifyChunk(next);
+    block_ = 0;
+  } else {
+    ++block_;
+  }
+  bits_ = masks_[block_].any;
+  return true;
+}
+
+// Walks the structural bits of the blocks (classified 64 bytes at a time, ahead of use):
+// each bit is a field or row end, a quote, or a NUL. A quoted field jumps to its closing
+// quote through the quote bits, counting the newline bits it passes.
 CsvScanner::Parse CsvScanner::ParseRow(Status& error) {
   const char* const end = view_.data() + view_.size();
   unescaped_.clear();
@@ -129,80 +118,110 @@ CsvScanner::Parse CsvScanner::ParseRow(Status& error) {
     out[count++] = std::string_view(begin, static_cast<size_t>(stop - begin));
   };
   const char* field = view_.data() + pos_;  // start of the current field
-  const char* word = field;                 // next 8 bytes to classify
   const char* row_end = nullptr;            // one past the row's line ending, once found
+  // The walk's cursor in locals: the field stores through `out` may alias members (size_t
+  // and uint64_t are the same type), which would reload them after every field.
+  uint64_t bits = 0;
+  const char* block_start = nullptr;
+  auto load_cursor = [&] {
+    bits = bits_;
+    block_start = chunk_base_ + 64 * block_;
+  };
+  if (!Seek(field)) return Parse::kNeedMore;
+  load_cursor();
   while (row_end == nullptr) {
-    if (word >= end) return Parse::kNeedMore;
-    uint64_t pending = SignificantBytes(word, end);
-    const char* next_word = word + 8;
-    while (pending != 0) {
-      uint64_t bit = pending & (~pending + 1);
-      pending ^= bit;
-      const char* at = word + std::countr_zero(bit) / 8;
-      const char c = *at;
-      if (c == ',') {
-        add_field(field, at);
-        field = at + 1;
-        continue;
-      }
-      if (c == '\n') {
-        const char* field_end = at > field && at[-1] == '\r' ? at - 1 : at;
-        add_field(field, field_end);
-        row_end = at + 1;
-        break;
-      }
-      if (c == '\0') {
+    while (bits == 0) {
+      if (!NextBlock()) return Parse::kNeedMore;
+      load_cursor();
+    }
+    const size_t i = static_cast<size_t>(std::countr_zero(bits));
+    bits &= bits - 1;
+    const char* at = block_start + i;
+    const char c = *at;
+    if (c == ',') {
+      add_field(field, at);
+      field = at + 1;
+      continue;
+    }
+    if (c == '\n') {
+      const char* field_end = at > field && at[-1] == '\r' ? at - 1 : at;
+      add_field(field, field_end);
+      row_end = at + 1;
+      break;
+    }
+    if (c == '\0') {
+      error = ErrorAt(display_name_, line, "NUL byte in a text file");
+      return Parse::kError;
+    }
+    if (at != field) continue;  // a quote inside an unquoted field is text
+    // A quoted field: the next quote bit closes it, unless a second quote follows ("").
+    in_quote_ = true;
+    open_quote_line_ = line;
+    const char* content = at + 1;
+    const char* piece = content;  // text not yet copied to unescaped_ starts here
+    bool escaped = false;
+    size_t unescaped_begin = unescaped_.size();
+    uint64_t from = FromBit(i) << 1;  // the block's positions after the opening quote
+    const char* close;
+    for (;;) {
+      const StructuralMasks& m = masks_[block_];
+      const uint64_t quotes = m.quote & from;
+      const uint64_t inside =
+          quotes != 0 ? from & BelowBit(static_cast<size_t>(std::countr_zero(quotes))) : from;
+      if ((m.nul & inside) != 0) {
+        const size_t nul = static_cast<size_t>(std::countr_zero(m.nul & inside));
+        line += std::popcount(m.newline & inside & BelowBit(nul));
         error = ErrorAt(display_name_, line, "NUL byte in a text file");
         return Parse::kError;
       }
-      if (at != field) continue;  // a quote inside an unquoted field is text
-      // A quoted field: find the closing quote, unescaping "" on the way when there is one.
-      in_quote_ = true;
-      open_quote_line_ = line;
-      const char* content = at + 1;
-      const char* q = content;
-      bool escaped = false;
-      size_t unescaped_begin = unescaped_.size();
-      const char* close;
-      for (;;) {
-        close = FindQuoteOrNul(q, end, line);
-        if (close == end || close + 1 == end) return Parse::kNeedMore;
-        if (*close == '\0') {
-          error = ErrorAt(display_name_, line, "NUL byte in a text file");
-          return Parse::kError;
-        }
-        if (close[1] != '"') break;
-        unescaped_.append(q, static_cast<size_t>(close + 1 - q));  // keeps one quote
-        escaped = true;
-        q = close + 2;
+      // Baseline x86-64 has no popcnt instruction: skip the library call when (as nearly
+      // always) the quoted text has no newline.
+      if ((m.newline & inside) != 0) line += std::popcount(m.newline & inside);
+      if (quotes == 0) {
+        if (!NextBlock()) return Parse::kNeedMore;
+        from = ~uint64_t{0};
+        continue;
       }
-      in_quote_ = false;
-      if (escaped) {
-        unescaped_.append(q, static_cast<size_t>(close - q));
-        unescaped_fields_.push_back({count, unescaped_begin, unescaped_.size() - unescaped_begin});
+      const size_t j = static_cast<size_t>(std::countr_zero(quotes));
+      close = chunk_base_ + 64 * block_ + j;
+      if (close + 1 == end) return Parse::kNeedMore;
+      if (close[1] != '"') break;
+      unescaped_.append(piece, static_cast<size_t>(close + 1 - piece));  // keeps one quote
+      escaped = true;
+      piece = close + 2;
+      if (j < 63) {
+        from = FromBit(j + 1) << 1;  // after the escape's second quote
+      } else {  // the second quote is the next block's first byte
+        if (!NextBlock()) return Parse::kNeedMore;
+        from = ~uint64_t{1};
       }
-      add_field(content, close);
-      const char* after = close + 1;
-      if (*after == ',') {
-        field = after + 1;
-        next_word = field;  // the rest of this word was inside the quotes: classify again
-        break;
-      }
-      if (*after == '\n') {
-        row_end = after + 1;
-        break;
-      }
-      if (*after == '\r') {
-        if (after + 1 == end) return Parse::kNeedMore;
-        if (after[1] == '\n') {
-          row_end = after + 2;
-          break;
-        }
-      }
-      error = ErrorAt(display_name_, line, "unexpected text after a closing quote");
-      return Parse::kError;
     }
-    word = next_word;
+    in_quote_ = false;
+    if (escaped) {
+      unescaped_.append(piece, static_cast<size_t>(close - piece));
+      unescaped_fields_.push_back({count, unescaped_begin, unescaped_.size() - unescaped_begin});
+    }
+    add_field(content, close);
+    const char* after = close + 1;
+    if (*after == ',') {
+      field = after + 1;
+      if (!Seek(field)) return Parse::kNeedMore;
+      load_cursor();
+      continue;
+    }
+    if (*after == '\n') {
+      row_end = after + 1;
+      break;
+    }
+    if (*after == '\r') {
+      if (after + 1 == end) return Parse::kNeedMore;
+      if (after[1] == '\n') {
+        row_end = after + 2;
+        break;
+      }
+    }
+    error = ErrorAt(display_name_, line, "unexpected text after a closing quote");
+    return Parse::kError;
   }
   count_ = count;
   for (const Unescaped& u : unescaped_fields_) {

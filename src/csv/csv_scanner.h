@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "csv/structural_mask.h"
 #include "io/byte_source.h"
 #include "stepstat/status.h"
 
@@ -49,6 +50,11 @@ class CsvScanner {
   enum class Parse { kRow, kNeedMore, kError };
   Parse ParseRow(Status& error);
   Status Refill();
+  // Points the block cursor (block_, bits_) at `p`; false when p is at the view's end.
+  bool Seek(const char* p);
+  // Moves the cursor to the next block (bits_ = all of it); false past the view's end.
+  bool NextBlock();
+  void ClassifyChunk(const char* p);
 
   ByteSource& source_;
   std::string display_name_;
@@ -71,6 +77,15 @@ class CsvScanner {
     size_t size;
   };
   std::vector<Unescaped> unescaped_fields_;
+
+  // Masks of up to kChunkBlocks 64-byte blocks of view_ from chunk_base_, classified ahead
+  // of the rows that use them (a row rarely fills a block). Valid until the next Refill().
+  static constexpr size_t kChunkBlocks = 16;
+  StructuralMasks masks_[kChunkBlocks];
+  const char* chunk_base_ = nullptr;
+  size_t chunk_blocks_ = 0;
+  size_t block_ = 0;   // cursor: the block being walked
+  uint64_t bits_ = 0;  // cursor: its structural bits not walked yet
 };
 
 }  // namespace stepstat

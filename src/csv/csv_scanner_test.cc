@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "csv/structural_mask.h"
 #include "io/sources.h"
 
 namespace stepstat {
@@ -110,10 +111,24 @@ TEST(CsvScannerTest, SkipLinesUntilLooksAtRawLines) {
   EXPECT_FALSE(*not_found);
 }
 
+// Runs a test body once with the native (SIMD) block classification and once with the
+// portable SWAR code forced, so both paths of ClassifyBlocks are exercised on every machine.
+class CsvScannerBothPathsTest : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override { ForcePortableStructuralMasks(GetParam()); }
+  void TearDown() override { ForcePortableStructuralMasks(false); }
+};
+
+INSTANTIATE_TEST_SUITE_P(Masks, CsvScannerBothPathsTest, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return std::string(info.param ? "Portable" : "Native");
+                         });
+
 // Random rows, encoded the RFC 4180 way, must scan back to the same fields and lines,
-// whatever the window boundaries.
-TEST(CsvScannerTest, RandomRoundTripAcrossWindowBoundaries) {
-  std::mt19937 rng(1234);
+// whatever the window boundaries. Long fields (up to 150 bytes) make rows and quoted
+// fields cross 64-byte blocks and 1 KiB chunks of masks.
+TEST_P(CsvScannerBothPathsTest, RandomRoundTripAcrossWindowBoundaries) {
+  std::mt19937 rng(GetParam() ? 1234 : 4321);
   const std::string alphabet = "ab ,\"\n\r1";
   for (int trial = 0; trial < 300; ++trial) {
     Rows rows;
@@ -128,7 +143,7 @@ TEST(CsvScannerTest, RandomRoundTripAcrossWindowBoundaries) {
       lines.push_back(line);
       for (int f = 0; f < field_count; ++f) {
         std::string field;
-        int length = static_cast<int>(rng() % 8);
+        int length = static_cast<int>(trial % 3 == 0 ? rng() % 150 : rng() % 8);
         for (int i = 0; i < length; ++i) field += alphabet[rng() % alphabet.size()];
         bool quote = field.find_first_of(",\"\n\r") != std::string::npos || rng() % 5 == 0;
         if (f > 0) text += ',';
@@ -149,12 +164,54 @@ TEST(CsvScannerTest, RandomRoundTripAcrossWindowBoundaries) {
       ++line;
       rows.push_back(row);
     }
-    for (size_t chunk : {size_t{0}, size_t{1}, size_t{2}, size_t{7}, size_t{64}}) {
+    for (size_t chunk : {size_t{0}, size_t{1}, size_t{2}, size_t{7}, size_t{64}, size_t{1000}}) {
       Scanned s = ScanAll(text, chunk);
       ASSERT_EQ(s.error, "") << "trial " << trial;
       ASSERT_EQ(s.rows, rows) << "trial " << trial << " chunk " << chunk;
       ASSERT_EQ(s.lines, lines) << "trial " << trial << " chunk " << chunk;
     }
+  }
+}
+
+// Both classifiers must set exactly the bits of a byte-by-byte reference, at every position.
+TEST_P(CsvScannerBothPathsTest, BlockMasksMatchByteReference) {
+  std::mt19937 rng(99);
+  const std::string alphabet = std::string(",\"\n\r\0ab\x80\xff\x7f\x01", 11);
+  std::vector<char> text(64 * 5);
+  for (int trial = 0; trial < 200; ++trial) {
+    for (char& c : text) c = alphabet[rng() % alphabet.size()];
+    StructuralMasks masks[5];
+    ClassifyBlocks(text.data(), 5, masks);
+    for (size_t b = 0; b < 5; ++b) {
+      StructuralMasks want{0, 0, 0, 0};
+      for (size_t i = 0; i < 64; ++i) {
+        const char c = text[64 * b + i];
+        const uint64_t bit = uint64_t{1} << i;
+        if (c == ',' || c == '"' || c == '\n' || c == '\0') want.any |= bit;
+        if (c == '"') want.quote |= bit;
+        if (c == '\n') want.newline |= bit;
+        if (c == '\0') want.nul |= bit;
+      }
+      ASSERT_EQ(masks[b].any, want.any) << StructuralMaskKind() << " trial " << trial;
+      ASSERT_EQ(masks[b].quote, want.quote) << StructuralMaskKind();
+      ASSERT_EQ(masks[b].newline, want.newline) << StructuralMaskKind();
+      ASSERT_EQ(masks[b].nul, want.nul) << StructuralMaskKind();
+    }
+  }
+}
+
+// Errors found inside a long quoted field report the line of the offending byte, and
+// escapes right at block boundaries (the "" pair split over two blocks) unescape.
+TEST_P(CsvScannerBothPathsTest, QuotedFieldsAcrossBlocks) {
+  for (size_t pad = 55; pad < 75; ++pad) {
+    std::string field = std::string(pad, 'x') + "\"\"" + std::string(pad, 'y');
+    std::string text = "a,\"" + field + "\"\n";
+    Scanned s = ScanAll(text);
+    ASSERT_EQ(s.error, "") << pad;
+    ASSERT_EQ(s.rows.size(), 1u);
+    EXPECT_EQ(s.rows[0][1], std::string(pad, 'x') + "\"" + std::string(pad, 'y')) << pad;
+    std::string with_nul = "a\n\"" + std::string(pad, 'x') + "\n\n" + std::string("\0", 1) + "\"\n";
+    EXPECT_EQ(ScanAll(with_nul).error, "t.csv:4: NUL byte in a text file") << pad;
   }
 }
 

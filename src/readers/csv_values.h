@@ -2,7 +2,9 @@
 // case) and ParseScaledDecimal for everything else (spaces, fractions, exponents, signs).
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <string_view>
 
@@ -13,6 +15,16 @@ namespace stepstat {
 inline constexpr int64_t kPow10[] = {1,          10,          100,          1000,
                                      10000,      100000,      1000000,      10000000,
                                      100000000,  1000000000,  10000000000,  100000000000};
+
+// The largest value that can be scaled by kPow10[i] within int64: a table, because a 64-bit
+// division per field cost more than the digit loop.
+inline constexpr auto kMaxBeforeScale = [] {
+  std::array<uint64_t, std::size(kPow10)> max{};
+  for (size_t i = 0; i < max.size(); ++i) {
+    max[i] = static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) / static_cast<uint64_t>(kPow10[i]);
+  }
+  return max;
+}();
 
 /// Non-negative decimal `text` × 10^exponent as an exact int64, the same result as
 /// ParseScaledDecimal (which it falls back to for anything but plain digits).
@@ -42,7 +54,7 @@ inline DecimalResult ParseScaled(std::string_view text, int exponent) {
     }
     if (plain && n <= 19) {
       auto factor = static_cast<uint64_t>(kPow10[scale]);
-      if (value <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) / factor) {
+      if (value <= kMaxBeforeScale[static_cast<size_t>(scale)]) {
         return {static_cast<int64_t>(value * factor), std::nullopt};
       }
     }

@@ -1,4 +1,4 @@
-// A small direct-mapped cache in front of StringPool::Intern. Trace rows repeat a few names
+// A small two-way set-associative cache in front of StringPool::Intern. Trace rows repeat a few names
 // (kernels, devices) many times; a cheap hash of the length and the first, middle and last 8 bytes
 // plus one memcmp is much cheaper than hashing a 100-byte kernel name per row.
 #pragma once
@@ -18,26 +18,32 @@ class NameCache {
 
   NameId Intern(std::string_view text) {
     if (text.empty()) return pool_.Intern(text);
-    Entry& entry = entries_[Slot(text)];
-    if (entry.size == text.size() && entry.data != nullptr &&
-        std::memcmp(entry.data, text.data(), text.size()) == 0) {
-      return entry.id;
+    // Two ways per set: with ~40 names in 256 sets two frequent names often share a set
+    // (birthday odds), and a one-way cache would then miss on every alternation.
+    Entry* set = &entries_[2 * Set(text)];
+    for (int way = 0; way < 2; ++way) {
+      const Entry& entry = set[way];
+      if (entry.size == text.size() && entry.data != nullptr &&
+          std::memcmp(entry.data, text.data(), text.size()) == 0) {
+        return entry.id;
+      }
     }
     NameId id = pool_.Intern(text);
     std::string_view stored = pool_.Get(id);  // stable for the pool's lifetime
-    entry = {stored.data(), stored.size(), id};
+    set[1] = set[0];  // the older entry goes
+    set[0] = {stored.data(), stored.size(), id};
     return id;
   }
 
  private:
-  static constexpr size_t kSlots = 512;
+  static constexpr size_t kSets = 256;
   struct Entry {
     const char* data = nullptr;
     size_t size = 0;
     NameId id = 0;
   };
 
-  static size_t Slot(std::string_view text) {
+  static size_t Set(std::string_view text) {
     uint64_t head = 0;
     uint64_t tail = 0;
     uint64_t middle = 0;
@@ -49,11 +55,11 @@ class NameCache {
       std::memcpy(&head, text.data(), text.size());
     }
     uint64_t h = (head * 0x9E3779B97F4A7C15ull) ^ ((tail ^ middle) + text.size()) * 0xC2B2AE3D27D4EB4Full;
-    return static_cast<size_t>(h >> 40) & (kSlots - 1);
+    return static_cast<size_t>(h >> 40) & (kSets - 1);
   }
 
   StringPool& pool_;
-  std::array<Entry, kSlots> entries_{};
+  std::array<Entry, 2 * kSets> entries_{};
 };
 
 }  // namespace stepstat

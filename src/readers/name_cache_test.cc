@@ -1,0 +1,35 @@
+#include "readers/name_cache.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+namespace stepstat {
+namespace {
+
+// Whatever hits or evicts, the cache hands out the pool's id for the text: many names
+// (more than the cache holds, so sets overflow) in random order, long and short.
+TEST(NameCacheTest, AlwaysGivesThePoolsIdForTheText) {
+  std::vector<std::string> names;
+  for (int i = 0; i < 1500; ++i) {
+    std::string name = i % 3 == 0 ? "k" : "void kernel<";
+    name += std::to_string(i);
+    if (i % 3 != 0) name += ">(" + std::string(static_cast<size_t>(i % 200), 'x') + ")";
+    names.push_back(name);
+  }
+  StringPool pool;
+  NameCache cache(pool);
+  std::mt19937 rng(5);
+  for (int i = 0; i < 50000; ++i) {
+    const std::string& name = names[rng() % (i < 25000 ? 40 : names.size())];
+    NameId id = cache.Intern(name);
+    ASSERT_EQ(pool.Get(id), name);
+    ASSERT_EQ(id, pool.Intern(name));
+  }
+  EXPECT_EQ(pool.Get(cache.Intern("")), "");
+}
+
+}  // namespace
+}  // namespace stepstat
