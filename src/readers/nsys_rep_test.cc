@@ -124,8 +124,9 @@ TEST_F(NsysRepTest, NsysFailureShowsItsOutput) {
   InstallFakeNsys(/*exit_code=*/2);
   Result<fs::path> sqlite = SqliteForNsysRep(rep_, "run 1.nsys-rep");
   ASSERT_FALSE(sqlite.ok());
+  // nsys's output is kept, its newlines escaped so the message stays one line.
   EXPECT_EQ(sqlite.status().message(),
-            "run 1.nsys-rep: nsys export failed (exit code 2):\nnsys: bad report");
+            "run 1.nsys-rep: nsys export failed (exit code 2):\\nnsys: bad report");
 }
 
 TEST(NsysRepPath, ByExtension) {
