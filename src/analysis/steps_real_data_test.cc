@@ -2,7 +2,6 @@
 // operation lands in exactly one step (or outside all of them), so the sums over steps plus
 // the outside part equal the whole-trace summary.
 #include <gtest/gtest.h>
-
 #include <sqlite3.h>
 
 #include <filesystem>
@@ -148,7 +147,7 @@ TEST(StepsRealData, NsysSqliteRangesCarryTheirDomain) {
   auto cub = std::move(RangeCollector::Create("^CCCL:cub::DeviceReduce::Sum$").value());
   Result<ReadReport> read = ReadInput(db, "t4.sqlite", InputKind::kNsysSqlite, *cub);
   ASSERT_TRUE(read.ok()) << read.status().message();
-  EXPECT_EQ(cub->ranges_seen(), 786);       // eventType 59/60/70/71 rows
+  EXPECT_EQ(cub->ranges_seen(), 786);        // eventType 59/60/70/71 rows
   EXPECT_EQ(cub->TakeSteps().size(), 565u);  // eventType 59 rows of domainId 1 ("CCCL")
 }
 

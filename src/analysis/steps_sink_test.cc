@@ -21,8 +21,8 @@ TEST(StepKeyRuns, IncreasingKeysFormOneRunPerStep) {
   EXPECT_EQ(runs.runs(), 3u);
   EXPECT_EQ(runs.Find(9), kUnknownKey);
   EXPECT_EQ(runs.Find(10), 0);
-  EXPECT_EQ(runs.Find(13), 0);  // between two launches of step 0: a memcpy's id
-  EXPECT_EQ(runs.Find(21), kNoStep);  // a launch outside every step
+  EXPECT_EQ(runs.Find(13), 0);            // between two launches of step 0: a memcpy's id
+  EXPECT_EQ(runs.Find(21), kNoStep);      // a launch outside every step
   EXPECT_EQ(runs.Find(25), kUnknownKey);  // between runs of different steps: unknown
   EXPECT_EQ(runs.Find(31), 1);
   EXPECT_EQ(runs.Find(40), kUnknownKey);

@@ -56,8 +56,8 @@ std::string WithoutSources(const std::string& json) {
 TEST(StepsSynth, NvtxStepsHoldEveryKernelAndStepZeroIsTheReference) {
   SynthRun run = WriteRun(6, "nvtx");
   Policy policy = BuiltinPolicy(kDefaultPolicyName).value();
-  Result<StepsInputs> inputs = ResolveStepsInputs(
-      {(run.dir / "run").string(), run.files.nvtx_trace.string()});
+  Result<StepsInputs> inputs =
+      ResolveStepsInputs({(run.dir / "run").string(), run.files.nvtx_trace.string()});
   ASSERT_TRUE(inputs.ok()) << inputs.status().message();
   StepsOptions options;
   options.range_regex = "^denoise_step$";

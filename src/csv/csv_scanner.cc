@@ -191,7 +191,7 @@ CsvScanner::Parse CsvScanner::ParseRow(Status& error) {
       piece = close + 2;
       if (j < 63) {
         from = FromBit(j + 1) << 1;  // after the escape's second quote
-      } else {  // the second quote is the next block's first byte
+      } else {                       // the second quote is the next block's first byte
         if (!NextBlock()) return Parse::kNeedMore;
         from = ~uint64_t{1};
       }

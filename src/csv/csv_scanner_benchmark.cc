@@ -39,7 +39,8 @@ void BM_ScanGpuTrace(benchmark::State& state) {
     while (scanner.NextRow().value()) fields += scanner.fields().size();
     benchmark::DoNotOptimize(fields);
   }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(text.size()));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(text.size()));
 }
 BENCHMARK(BM_ScanGpuTrace)->Arg(200000);
 

@@ -51,13 +51,18 @@ TEST(CsvScannerTest, QuotesEscapesAndEmbeddedNewlinesKeepLineNumbers) {
 }
 
 TEST(CsvScannerTest, CrlfAndBomAndSpacesKeptAsWritten) {
-  Scanned s = ScanAll("\xEF\xBB\xBF" "a,b\r\n  1, x \r\n\"q\"\r\n");
+  Scanned s = ScanAll(
+      "\xEF\xBB\xBF"
+      "a,b\r\n  1, x \r\n\"q\"\r\n");
   ASSERT_EQ(s.error, "");
   EXPECT_EQ(s.rows, (Rows{{"a", "b"}, {"  1", " x "}, {"q"}}));
 }
 
 TEST(CsvScannerTest, BomSplitAcrossChunks) {
-  Scanned s = ScanAll("\xEF\xBB\xBF" "a\n", 1);
+  Scanned s = ScanAll(
+      "\xEF\xBB\xBF"
+      "a\n",
+      1);
   ASSERT_EQ(s.error, "");
   EXPECT_EQ(s.rows, (Rows{{"a"}}));
 }
@@ -91,7 +96,8 @@ TEST(CsvScannerTest, Errors) {
 
 TEST(CsvScannerTest, SkipLinesUntilLooksAtRawLines) {
   std::string text =
-      "NOTICE: a \"stray quote\n\nProcessing [x] with [y]...\r\n ** CUDA GPU Trace:\n\nh1,h2\n1,2\n";
+      "NOTICE: a \"stray quote\n\nProcessing [x] with [y]...\r\n ** CUDA GPU "
+      "Trace:\n\nh1,h2\n1,2\n";
   auto source = ChunkedMemoryByteSource(text, 5);
   CsvScanner scanner(*source, "t.csv");
   auto found = scanner.SkipLinesUntil([](std::string_view line) { return line == "h1,h2"; });

@@ -1,7 +1,8 @@
 // Standalone check (no gtest) that the native block classifier agrees with the portable SWAR
 // one and with a byte reference, and that the scanner gives the same rows on both paths.
 // Built outside CMake to run the NEON path under qemu (see bench/results/csv-simd-2026-12-02.md):
-//   aarch64-linux-gnu-g++ -std=c++20 -O2 -static -Isrc -Iinclude src/csv/structural_mask_check_main.cc
+//   aarch64-linux-gnu-g++ -std=c++20 -O2 -static -Isrc -Iinclude
+//   src/csv/structural_mask_check_main.cc
 //     src/csv/structural_mask.cc src/csv/csv_scanner.cc src/io/buffered_source.cc
 //     src/core/status.cc -o /tmp/mask_check && qemu-aarch64-static /tmp/mask_check
 #include <cstdio>

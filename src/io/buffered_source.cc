@@ -11,7 +11,8 @@ namespace {
 
 class MemorySource final : public ByteSource {
  public:
-  MemorySource(std::string_view bytes, size_t chunk) : bytes_(bytes), chunk_(std::max<size_t>(chunk, 1)) {}
+  MemorySource(std::string_view bytes, size_t chunk)
+      : bytes_(bytes), chunk_(std::max<size_t>(chunk, 1)) {}
 
   Result<std::string_view> Next(size_t consumed) override {
     begin_ += std::min(consumed, end_ - begin_);
@@ -94,7 +95,8 @@ std::unique_ptr<ByteSource> ChunkedMemoryByteSource(std::string_view bytes, size
   return std::make_unique<MemorySource>(bytes, chunk);
 }
 
-std::unique_ptr<ByteSource> BufferedSource(std::unique_ptr<InputStream> stream, size_t buffer_bytes) {
+std::unique_ptr<ByteSource> BufferedSource(std::unique_ptr<InputStream> stream,
+                                           size_t buffer_bytes) {
   return std::make_unique<BufferedStreamSource>(std::move(stream), buffer_bytes);
 }
 

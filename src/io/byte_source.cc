@@ -28,10 +28,12 @@ Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::filesystem::path& 
   }
   magic.resize(have);
   if (StartsWith(magic, "\x1f\x8b")) {
-    return BufferedSource(GzipStream(PrefixedStream(std::move(magic), std::move(stream)), display_name));
+    return BufferedSource(
+        GzipStream(PrefixedStream(std::move(magic), std::move(stream)), display_name));
   }
   if (StartsWith(magic, "\x28\xb5\x2f\xfd")) {
-    return BufferedSource(ZstdStream(PrefixedStream(std::move(magic), std::move(stream)), display_name));
+    return BufferedSource(
+        ZstdStream(PrefixedStream(std::move(magic), std::move(stream)), display_name));
   }
   // Plain files are read into one reused 256 KiB buffer rather than mapped: measured on a
   // 900 MB gpu trace (bench/results/csv-reader-*.md) the scanner spends ~35% less CPU when

@@ -175,10 +175,9 @@ TEST(ByteSourceTest, TruncatedOrCorruptCompressedStreamsAreErrorsNamingTheFile) 
   for (size_t i = 20; i < 60; ++i) corrupt_gz[i] = static_cast<char>(corrupt_gz[i] ^ 0x5a);
   std::string corrupt_zst = zst;
   for (size_t i = 10; i < 60; ++i) corrupt_zst[i] = static_cast<char>(corrupt_zst[i] ^ 0x5a);
-  for (const Case& c : {Case{"cut.gz", gz.substr(0, gz.size() / 2)},
-                        Case{"bad.gz", corrupt_gz},
-                        Case{"cut.zst", zst.substr(0, zst.size() / 2)},
-                        Case{"bad.zst", corrupt_zst}}) {
+  for (const Case& c :
+       {Case{"cut.gz", gz.substr(0, gz.size() / 2)}, Case{"bad.gz", corrupt_gz},
+        Case{"cut.zst", zst.substr(0, zst.size() / 2)}, Case{"bad.zst", corrupt_zst}}) {
     fs::path path = WriteTemp(c.name, c.bytes);
     auto source = OpenByteSource(path, c.name);
     ASSERT_TRUE(source.ok());

@@ -70,7 +70,9 @@ class GzipInputStream final : public InputStream {
 class ZstdInputStream final : public InputStream {
  public:
   ZstdInputStream(std::unique_ptr<InputStream> compressed, std::string_view display_name)
-      : in_(std::move(compressed)), name_(display_name), chunk_(ZSTD_DStreamInSize()),
+      : in_(std::move(compressed)),
+        name_(display_name),
+        chunk_(ZSTD_DStreamInSize()),
         dctx_(ZSTD_createDCtx()) {}
   ~ZstdInputStream() override { ZSTD_freeDCtx(dctx_); }
 

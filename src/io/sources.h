@@ -7,8 +7,8 @@
 #include <memory>
 #include <string_view>
 
-#include "io/input_stream.h"
 #include "io/byte_source.h"
+#include "io/input_stream.h"
 
 namespace stepstat {
 

@@ -50,8 +50,8 @@ Status AddPatterns(const std::vector<std::string>& patterns, int component,
   for (const std::string& pattern : patterns) {
     std::string error;
     if (set->Add(pattern, &error) < 0) {
-      return Status::Error("component '" + std::string(component_name) + "': " +
-                           std::string(what) + " '" + pattern + "': " + error);
+      return Status::Error("component '" + std::string(component_name) + "': " + std::string(what) +
+                           " '" + pattern + "': " + error);
     }
     owner->push_back(component);
     compiled->push_back(std::make_unique<re2::RE2>(pattern, options));

@@ -87,7 +87,9 @@ TEST(Classifier, NamesThatAreNotUtf8StillClassify) {
   Classifier classifier = MakeClassifier(policy);
   EXPECT_EQ(classifier.Classify("reduce_kernel<\xff\xfe\xc3(>::MaxNanFunctor"), 0);
   EXPECT_EQ(classifier.Classify(std::string("reduce_kernel\0\x80MaxNanFunctor x", 31)), 0);
-  EXPECT_EQ(classifier.Classify("\xff" "foo\xfe"), 1);
+  EXPECT_EQ(classifier.Classify("\xff"
+                                "foo\xfe"),
+            1);
   EXPECT_EQ(classifier.Classify("my_café_kernel"), 2);  // UTF-8 literal matches UTF-8 bytes
   EXPECT_EQ(classifier.Classify("a\xff\n"), 3);         // one byte is one character
   EXPECT_EQ(classifier.Classify("\xc3\xa9"), 4);

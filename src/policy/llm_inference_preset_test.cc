@@ -52,9 +52,9 @@ std::vector<KernelTime> ReadKernelSummary(const std::string& file) {
   while (std::getline(in, line)) {
     std::vector<std::string> fields = SplitCsv(line);
     if (fields.size() != header.size()) continue;
-    double ns = column.count("Total Time (ns)")
-                    ? std::stod(fields[column["Total Time (ns)"]])
-                    : std::stod(fields[column.at("KAvg (ns)")]) * std::stod(fields[column.at("Count")]);
+    double ns = column.count("Total Time (ns)") ? std::stod(fields[column["Total Time (ns)"]])
+                                                : std::stod(fields[column.at("KAvg (ns)")]) *
+                                                      std::stod(fields[column.at("Count")]);
     rows.push_back({fields[name], ns});
   }
   return rows;
@@ -103,17 +103,17 @@ TEST_F(LlmInferencePolicy, NotableRealKernelsLandWhereTheyBelong) {
   }
   if (all.empty()) GTEST_SKIP() << "real LLM kernel summaries not found under " STEPSTAT_SHARED_DIR;
   const std::vector<std::pair<std::string, std::string>> expectations = {
-      {"internal::gemvx::kernel<", "gemm"},          // cuBLAS GEMV: decode's largest kernel
+      {"internal::gemvx::kernel<", "gemm"},  // cuBLAS GEMV: decode's largest kernel
       {"ampere_bf16_s16816gemm", "gemm"},
       {"cutlass_80_tensorop_bf16_s16816gemm_relu", "gemm"},  // GEMM with fused ReLU: still GEMM
-      {"void Marlin<", "gemm"},                      // int4 weight-only GEMM
+      {"void Marlin<", "gemm"},                              // int4 weight-only GEMM
       {"splitKreduce_kernel", "gemm"},
       {"fprop_implicit_gemm", "gemm"},
       {"s16816fprop_optimized", "gemm"},
       {"flash_fwd_splitkv_kernel", "attention"},
       {"flash_fwd_splitkv_combine_kernel", "attention"},
       {"fmha_cutlassF", "attention"},
-      {"gdn_chunk_scan_kernel", "attention"},        // gated delta net (linear attention)
+      {"gdn_chunk_scan_kernel", "attention"},  // gated delta net (linear attention)
       {"recurrent_gdn_fwd_kernel", "attention"},
       {"softmax_warp_forward", "attention"},
       {"fused_rmsnorm_kernel", "norm"},
@@ -131,9 +131,9 @@ TEST_F(LlmInferencePolicy, NotableRealKernelsLandWhereTheyBelong) {
       {"nchwToNhwcKernel", "memory_copy"},
       {"FillFunctor<", "memory_copy"},
       {"indexSelectSmallIndex", "memory_copy"},
-      {"kiln_conv1d_prefill_k4_kernel", "other"},    // "prefill" is not a fill
-      {"gatherTopK", "other"},                       // torch.topk selects, it does not copy
-      {"CUDAFunctor_add<", "other"},                 // residual adds: plain arithmetic
+      {"kiln_conv1d_prefill_k4_kernel", "other"},  // "prefill" is not a fill
+      {"gatherTopK", "other"},                     // torch.topk selects, it does not copy
+      {"CUDAFunctor_add<", "other"},               // residual adds: plain arithmetic
       {"bmul_f32", "other"},
       {"arange_cuda_out", "other"},
   };

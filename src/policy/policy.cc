@@ -3,13 +3,13 @@
 #include "stepstat/policy.h"
 
 #include <re2/re2.h>
+#include <toml++/toml.h>
 
 #include <fstream>
 #include <initializer_list>
 #include <map>
 #include <sstream>
 #include <string>
-#include <toml++/toml.h>
 
 #include "policy/regex_options.h"
 
@@ -100,8 +100,8 @@ Status PolicyParser::CheckKeys(const toml::table& table, std::string_view contex
   }
   if (first_unknown == nullptr) return Status::Ok();
   return Error(first_unknown->source(), std::string(context) + ": unknown key " +
-                                            Quoted(first_unknown->str()) + " (allowed: " +
-                                            JoinKeys(allowed) + ")");
+                                            Quoted(first_unknown->str()) +
+                                            " (allowed: " + JoinKeys(allowed) + ")");
 }
 
 Status PolicyParser::ReadString(const toml::table& table, std::string_view context,
@@ -154,8 +154,8 @@ Status PolicyParser::ReadPatterns(const toml::table& table, std::string_view con
     }
     re2::RE2 compiled(pattern, options);
     if (!compiled.ok()) {
-      return Error(element.source(), std::string(context) + ": " + what + Quoted(pattern) +
-                                         ": " + OneLine(compiled.error()));
+      return Error(element.source(), std::string(context) + ": " + what + Quoted(pattern) + ": " +
+                                         OneLine(compiled.error()));
     }
     out->push_back(pattern);
   }
@@ -202,8 +202,8 @@ Status PolicyParser::ParseComponents(const toml::node& node, Policy* policy) con
     const std::string numbered = "component #" + std::to_string(number);
     ComponentRule rule;
     const toml::node* name_node = table.get("name");
-    const bool has_name = name_node != nullptr && name_node->is_string() &&
-                          !name_node->as_string()->get().empty();
+    const bool has_name =
+        name_node != nullptr && name_node->is_string() && !name_node->as_string()->get().empty();
     const std::string context =
         has_name ? "component " + Quoted(name_node->as_string()->get()) : numbered;
     // Unknown keys first: a misspelt `nmae` should be reported as such, not as a missing name.

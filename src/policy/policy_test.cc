@@ -1,10 +1,10 @@
+#include "stepstat/policy.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include "stepstat/policy.h"
 
 namespace stepstat {
 namespace {
@@ -87,10 +87,12 @@ TEST_P(ParsePolicyError, SaysWhereAndWhat) {
 INSTANTIATE_TEST_SUITE_P(
     AllErrors, ParsePolicyError,
     testing::Values(
-        BadPolicy{"bad pattern", WithHeader(kComponentStart + "patterns = ['ok',\n  '(unclosed']\n"),
+        BadPolicy{"bad pattern",
+                  WithHeader(kComponentStart + "patterns = ['ok',\n  '(unclosed']\n"),
                   "my.toml:8: component 'gemms': pattern '(unclosed': missing ): (unclosed"},
-        BadPolicy{"bad exclude", WithHeader(kComponentStart + "patterns = ['x']\nexclude = ['a**']\n"),
-                  "my.toml:8: component 'gemms': exclude pattern 'a**': bad repetition operator: **"},
+        BadPolicy{
+            "bad exclude", WithHeader(kComponentStart + "patterns = ['x']\nexclude = ['a**']\n"),
+            "my.toml:8: component 'gemms': exclude pattern 'a**': bad repetition operator: **"},
         BadPolicy{"misspelt patterns key", WithHeader(kComponentStart + "pattern = ['x']\n"),
                   "my.toml:7: component 'gemms': unknown key 'pattern' (allowed: name, "
                   "description, patterns, exclude)"},
@@ -161,15 +163,17 @@ INSTANTIATE_TEST_SUITE_P(
         BadPolicy{"other description not a string",
                   WithHeader(kComponentStart + "patterns = ['x']\n[other]\ndescription = 1.5\n"),
                   "my.toml:9: [other]: 'description' must be a string, not a float"},
-        BadPolicy{"toml syntax error", WithHeader("[[component]]\nname = \"c\ndescription = 1\n"),
-                  "my.toml:5: Error while parsing string: unescaped control characters other than TAB "
-                  "(U+0009) are explicitly prohibited"}));
+        BadPolicy{
+            "toml syntax error", WithHeader("[[component]]\nname = \"c\ndescription = 1\n"),
+            "my.toml:5: Error while parsing string: unescaped control characters other than TAB "
+            "(U+0009) are explicitly prohibited"}));
 
 TEST(ParsePolicy, CaseSensitivityDecidesHowPatternsAreChecked) {
   // (?i) flags are fine either way; a pattern that RE2 rejects is rejected in both modes.
   for (const char* flag : {"true", "false"}) {
-    std::string toml = std::string("[policy]\nname = \"p\"\ndescription = \"d\"\ncase_sensitive = ") +
-                       flag + "\n" + kComponentStart + "patterns = ['(?i)X', '[z-a]']\n";
+    std::string toml =
+        std::string("[policy]\nname = \"p\"\ndescription = \"d\"\ncase_sensitive = ") + flag +
+        "\n" + kComponentStart + "patterns = ['(?i)X', '[z-a]']\n";
     Result<Policy> policy = ParsePolicy(toml, "c.toml");
     ASSERT_FALSE(policy.ok());
     EXPECT_EQ(policy.status().message(),

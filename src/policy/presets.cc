@@ -1,7 +1,8 @@
 // Built-in policies: the embedded preset files, parsed on request.
+#include "policy/presets.h"
+
 #include <string>
 
-#include "policy/presets.h"
 #include "stepstat/policy.h"
 
 namespace stepstat {
@@ -33,8 +34,8 @@ Result<Policy> BuiltinPolicy(std::string_view name) {
     known += known.empty() ? "" : ", ";
     known += builtin;
   }
-  return Status::Error("unknown built-in policy '" + std::string(name) + "' (built-in: " +
-                       known + ")");
+  return Status::Error("unknown built-in policy '" + std::string(name) + "' (built-in: " + known +
+                       ")");
 }
 
 }  // namespace stepstat

@@ -80,7 +80,8 @@ TEST(DefaultPolicy, DescriptionsMatchTheReferenceOutput) {
   Result<Policy> policy = BuiltinPolicy(kDefaultPolicyName);
   ASSERT_TRUE(policy.ok()) << policy.status().message();
   std::vector<std::pair<std::string, std::string>> ours;
-  for (const ComponentRule& rule : policy->components) ours.emplace_back(rule.name, rule.description);
+  for (const ComponentRule& rule : policy->components)
+    ours.emplace_back(rule.name, rule.description);
   ours.emplace_back("other", policy->other_description);
   EXPECT_EQ(ours, ReferenceDescriptions(json));
 }
@@ -99,7 +100,8 @@ TEST(DefaultPolicy, FollowsTheRulesNotes) {
        "at::native::func_wrapper_t<float, at::native::MaxNanFunctor<float>>, unsigned int, float, "
        "(int)4>>(T3)",
        "nvfp4_packing"},  // absmax
-      {"void at::native::vectorized_elementwise_kernel<(int)4, at::native::AbsFunctor<c10::BFloat16>, "
+      {"void at::native::vectorized_elementwise_kernel<(int)4, "
+       "at::native::AbsFunctor<c10::BFloat16>, "
        "std::array<char *, (unsigned long)2>>(int, T2, T3)",
        "nvfp4_packing"},
       {"void at::native::vectorized_elementwise_kernel<(int)4, at::native::FillFunctor<int>, "
@@ -108,23 +110,30 @@ TEST(DefaultPolicy, FollowsTheRulesNotes) {
       {"void at::native::vectorized_elementwise_kernel<(int)4, at::native::FillFunctor<float>, "
        "std::array<char *, (unsigned long)1>>(int, T2, T3)",
        "other"},  // float fills are not scale buffers
-      {"void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<cute::tuple<int, int, int, "
+      {"void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<cute::tuple<int, int, "
+       "int, "
        "int>, cutlass::gemm::collective::CollectiveMma<cutlass::gemm::"
        "MainloopSm120TmaWarpSpecializedBlockScaled<(int)3, (int)2, cute::tuple<cute::C<(int)1>, "
        "cute::C<(int)1>, cute::C<(int)1>>, cutlass::gemm::"
-       "KernelTmaWarpSpecializedCooperativeBlockScaledSm120<(int)3>>, cute::tuple<cute::C<(int)128>, "
-       "cute::C<(int)128>, cute::C<(int)256>>, cute::tuple<cutlass::nv_float4_t<cutlass::float_e2m1_t>, "
+       "KernelTmaWarpSpecializedCooperativeBlockScaledSm120<(int)3>>, "
+       "cute::tuple<cute::C<(int)128>, "
+       "cute::C<(int)128>, cute::C<(int)256>>, "
+       "cute::tuple<cutlass::nv_float4_t<cutlass::float_e2m1_t>, "
        "cutlass::float_ue4m3_t>>>>(T1::Params)",
        "nvfp4_gemms"},
-      {"void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<cute::tuple<int, int, int, "
+      {"void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<cute::tuple<int, int, "
+       "int, "
        "int>, cutlass::gemm::collective::CollectiveMma<cutlass::gemm::"
        "MainloopSm90TmaGmmaWarpSpecializedBlockScalingFP8<(int)4, cute::tuple<cute::C<(int)1>, "
        "cute::C<(int)2>, cute::C<(int)1>>, cutlass::gemm::"
-       "KernelTmaWarpSpecializedCooperativeFP8BlockScaledAccum<(int)128>>, cutlass::float_e4m3_t>>>(T1::Params)",
+       "KernelTmaWarpSpecializedCooperativeFP8BlockScaledAccum<(int)128>>, "
+       "cutlass::float_e4m3_t>>>(T1::Params)",
        "other"},  // FP8 blockwise: not block-scaled
-      {"void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<cute::tuple<int, int, int, "
+      {"void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<cute::tuple<int, int, "
+       "int, "
        "int>, cutlass::gemm::collective::CollectiveMma<cutlass::gemm::"
-       "MainloopSm120TmaWarpSpecializedBlockwiseScaling<(int)3, (int)2, cute::tuple<cute::C<(int)1>, "
+       "MainloopSm120TmaWarpSpecializedBlockwiseScaling<(int)3, (int)2, "
+       "cute::tuple<cute::C<(int)1>, "
        "cute::C<(int)1>, cute::C<(int)1>>, cutlass::gemm::KernelScheduleSm120Blockwise>, "
        "cutlass::float_e4m3_t>>>(T1::Params)",
        "other"},

@@ -12,16 +12,17 @@
 
 namespace stepstat {
 
-inline constexpr int64_t kPow10[] = {1,          10,          100,          1000,
-                                     10000,      100000,      1000000,      10000000,
-                                     100000000,  1000000000,  10000000000,  100000000000};
+inline constexpr int64_t kPow10[] = {1,         10,         100,         1000,
+                                     10000,     100000,     1000000,     10000000,
+                                     100000000, 1000000000, 10000000000, 100000000000};
 
 // The largest value that can be scaled by kPow10[i] within int64: a table, because a 64-bit
 // division per field cost more than the digit loop.
 inline constexpr auto kMaxBeforeScale = [] {
   std::array<uint64_t, std::size(kPow10)> max{};
   for (size_t i = 0; i < max.size(); ++i) {
-    max[i] = static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) / static_cast<uint64_t>(kPow10[i]);
+    max[i] = static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) /
+             static_cast<uint64_t>(kPow10[i]);
   }
   return max;
 }();
@@ -42,7 +43,8 @@ inline DecimalResult ParseScaled(std::string_view text, int exponent) {
     }
     int scale = exponent;
     bool plain = i == n && i > 0;
-    if (!plain && i > 0 && i + 1 < n && text[i] == '.' && n - i - 1 <= static_cast<size_t>(exponent)) {
+    if (!plain && i > 0 && i + 1 < n && text[i] == '.' &&
+        n - i - 1 <= static_cast<size_t>(exponent)) {
       size_t j = i + 1;
       for (; j < n; ++j) {
         unsigned digit = static_cast<unsigned char>(text[j]) - unsigned{'0'};
@@ -72,7 +74,8 @@ inline bool IsBlank(std::string_view text) {
 
 inline std::string_view TrimSpaces(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 

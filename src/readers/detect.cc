@@ -5,8 +5,8 @@
 
 #include "csv/csv_scanner.h"
 #include "io/byte_source.h"
-#include "readers/nsys_rep.h"
 #include "readers/nsys_csv_header.h"
+#include "readers/nsys_rep.h"
 #include "stepstat/read.h"
 
 namespace stepstat {
@@ -34,7 +34,8 @@ bool LooksLikeJson(std::string_view bytes) {
 
 }  // namespace
 
-Result<InputKind> DetectInputKind(const std::filesystem::path& path, std::string_view display_name) {
+Result<InputKind> DetectInputKind(const std::filesystem::path& path,
+                                  std::string_view display_name) {
   // The one kind known by name: a .nsys-rep is readable only through nsys itself.
   if (IsNsysRepPath(path)) return InputKind::kNsysRep;
   ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenByteSource(path, display_name));

@@ -63,14 +63,17 @@ TEST(DetectTest, ByContent) {
   EXPECT_EQ(Detect("a.json.zst", Zstd("{\"traceEvents\": []}")), "PyTorch profiler JSON trace");
   EXPECT_EQ(Detect("k.csv",
                    "API Start (ns),API Dur (ns),Queue Start (ns),Queue Dur (ns),Kernel Start (ns),"
-                   "Kernel Dur (ns),Total Dur (ns),PID,TID,DevId,API Function,GridXYZ,BlockXYZ,Kernel Name\n"),
+                   "Kernel Dur (ns),Total Dur (ns),PID,TID,DevId,API "
+                   "Function,GridXYZ,BlockXYZ,Kernel Name\n"),
             "nsys cuda_kern_exec_trace CSV");
-  EXPECT_EQ(Detect("api.csv", "Start (ns),Duration (ns),Name,Result,CorrID,Pid,Tid,T-Pri,Thread Name\n"),
-            "nsys cuda_api_trace CSV");
-  EXPECT_EQ(Detect("proj.csv",
-                   "Name,Projected Start (ns),Projected Duration (ns),Orig Start (ns),Orig Duration (ns),"
-                   "Style,PID,TID,NumGPUOps,Lvl,NumChild,RangeId,ParentId,RangeStack\n"),
-            "nsys NVTX trace CSV");
+  EXPECT_EQ(
+      Detect("api.csv", "Start (ns),Duration (ns),Name,Result,CorrID,Pid,Tid,T-Pri,Thread Name\n"),
+      "nsys cuda_api_trace CSV");
+  EXPECT_EQ(
+      Detect("proj.csv",
+             "Name,Projected Start (ns),Projected Duration (ns),Orig Start (ns),Orig Duration (ns),"
+             "Style,PID,TID,NumGPUOps,Lvl,NumChild,RangeId,ParentId,RangeStack\n"),
+      "nsys NVTX trace CSV");
 }
 
 TEST(DetectTest, Errors) {
@@ -79,7 +82,10 @@ TEST(DetectTest, Errors) {
       "CSV, an nsys SQLite export or a PyTorch profiler JSON trace)";
   EXPECT_EQ(Detect("sum.csv", "Time (%),Total Time (ns),Instances,Avg (ns),Name\n1,2,3,4,k\n"),
             "sum.csv" + unknown);
-  EXPECT_EQ(Detect("x.bin", std::string("\x7f" "ELF\0\0\0", 7)), "x.bin" + unknown);
+  EXPECT_EQ(Detect("x.bin", std::string("\x7f"
+                                        "ELF\0\0\0",
+                                        7)),
+            "x.bin" + unknown);
   EXPECT_EQ(Detect("e.csv", ""), "e.csv: empty file");
   auto missing = DetectInputKind("/nonexistent/dir/t.csv", "t.csv");
   ASSERT_FALSE(missing.ok());

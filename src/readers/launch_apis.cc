@@ -1,6 +1,5 @@
 #include "readers/launch_apis.h"
 
-
 namespace stepstat {
 
 namespace {
@@ -28,7 +27,8 @@ bool StripVersion(std::string_view& name) {
 }
 
 bool StripSuffix(std::string_view& name, std::string_view suffix) {
-  if (name.size() <= suffix.size() || name.substr(name.size() - suffix.size()) != suffix) return false;
+  if (name.size() <= suffix.size() || name.substr(name.size() - suffix.size()) != suffix)
+    return false;
   name.remove_suffix(suffix.size());
   return true;
 }

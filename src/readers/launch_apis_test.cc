@@ -16,9 +16,9 @@ TEST(LaunchApisTest, Normalize) {
 
 TEST(LaunchApisTest, LaunchList) {
   for (const char* name : {"cudaLaunchKernel", "cudaLaunchKernelExC", "cudaLaunchCooperativeKernel",
-                           "cudaLaunchCooperativeKernelMultiDevice", "cuLaunchKernel", "cuLaunchKernelEx",
-                           "cuLaunchCooperativeKernel", "cuLaunchGrid", "cuLaunchGridAsync",
-                           "cudaGraphLaunch", "cuGraphLaunch"}) {
+                           "cudaLaunchCooperativeKernelMultiDevice", "cuLaunchKernel",
+                           "cuLaunchKernelEx", "cuLaunchCooperativeKernel", "cuLaunchGrid",
+                           "cuLaunchGridAsync", "cudaGraphLaunch", "cuGraphLaunch"}) {
     EXPECT_TRUE(IsKernelLaunchApi(name)) << name;
   }
   for (const char* name : {"cudaMemcpy", "cudaLaunchHostFunc", "cudaDeviceSynchronize", ""}) {

@@ -1,6 +1,6 @@
-// A small two-way set-associative cache in front of StringPool::Intern. Trace rows repeat a few names
-// (kernels, devices) many times; a cheap hash of the length and the first, middle and last 8 bytes
-// plus one memcmp is much cheaper than hashing a 100-byte kernel name per row.
+// A small two-way set-associative cache in front of StringPool::Intern. Trace rows repeat a few
+// names (kernels, devices) many times; a cheap hash of the length and the first, middle and last 8
+// bytes plus one memcmp is much cheaper than hashing a 100-byte kernel name per row.
 #pragma once
 
 #include <array>
@@ -30,7 +30,7 @@ class NameCache {
     }
     NameId id = pool_.Intern(text);
     std::string_view stored = pool_.Get(id);  // stable for the pool's lifetime
-    set[1] = set[0];  // the older entry goes
+    set[1] = set[0];                          // the older entry goes
     set[0] = {stored.data(), stored.size(), id};
     return id;
   }
@@ -54,7 +54,8 @@ class NameCache {
     } else {
       std::memcpy(&head, text.data(), text.size());
     }
-    uint64_t h = (head * 0x9E3779B97F4A7C15ull) ^ ((tail ^ middle) + text.size()) * 0xC2B2AE3D27D4EB4Full;
+    uint64_t h =
+        (head * 0x9E3779B97F4A7C15ull) ^ ((tail ^ middle) + text.size()) * 0xC2B2AE3D27D4EB4Full;
     return static_cast<size_t>(h >> 40) & (kSets - 1);
   }
 

@@ -13,9 +13,12 @@ namespace stepstat {
 namespace {
 
 const char* const kNames[] = {
-    "\"void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>(Params, int *)\"",
-    "\"void at::native::vectorized_elementwise_kernel<4, at::native::GeluCUDAKernelImpl(at::TensorIteratorBase &, "
-    "at::native::GeluType)::[lambda() (instance 1)]::operator ()() const::[lambda() (instance 2)]::operator ()() "
+    "\"void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>(Params, int "
+    "*)\"",
+    "\"void at::native::vectorized_elementwise_kernel<4, "
+    "at::native::GeluCUDAKernelImpl(at::TensorIteratorBase &, "
+    "at::native::GeluType)::[lambda() (instance 1)]::operator ()() const::[lambda() (instance "
+    "2)]::operator ()() "
     "const::[lambda(float) (instance 1)], at::detail::Array<char *, 2>>(int, T2, T3)\"",
     "\"qk_int8_sv_f8_attn_kernel<128, 64, 4, 8>(int8_t *, int8_t *, __nv_fp8_e4m3 *, float *)\"",
     "[CUDA memcpy Host-to-Device]",
@@ -34,9 +37,11 @@ std::string MakeGpuTrace(size_t rows) {
     std::string common = std::to_string(start) + "," + std::to_string(1000 + i % 50000) + "," +
                          std::to_string(124 + i) + ",";
     if (which == 3 || which == 4) {
-      text += common + ",,,,,,,,,26.997,3308109.214,Device,,NVIDIA H100 NVL (0),1,,7," + kNames[which] + "\n";
+      text += common + ",,,,,,,,,26.997,3308109.214,Device,,NVIDIA H100 NVL (0),1,,7," +
+              kNames[which] + "\n";
     } else {
-      text += common + "586,1,1,256,1,1,32,0.000,0.000,,,,,NVIDIA H100 NVL (0),1,,7," + kNames[which] + "\n";
+      text += common + "586,1,1,256,1,1,32,0.000,0.000,,,,,NVIDIA H100 NVL (0),1,,7," +
+              kNames[which] + "\n";
     }
   }
   return text;
@@ -48,7 +53,9 @@ class CountingSink : public TraceSink {
     for (const GpuOp& op : ops) total += op.duration_ns;
     return Status::Ok();
   }
-  Status OnLaunchCalls(std::span<const LaunchCall>, const StringPool&) override { return Status::Ok(); }
+  Status OnLaunchCalls(std::span<const LaunchCall>, const StringPool&) override {
+    return Status::Ok();
+  }
   int64_t total = 0;
 };
 
@@ -61,7 +68,8 @@ void BM_ReadGpuTraceInMemory(benchmark::State& state) {
     if (!report.ok()) state.SkipWithError(report.status().message().c_str());
     benchmark::DoNotOptimize(sink.total);
   }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(text.size()));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(text.size()));
 }
 BENCHMARK(BM_ReadGpuTraceInMemory)->Arg(300000)->Unit(benchmark::kMillisecond);
 
@@ -76,7 +84,8 @@ void BM_ReadGpuTraceFromFile(benchmark::State& state) {
     if (!report.ok()) state.SkipWithError(report.status().message().c_str());
     benchmark::DoNotOptimize(sink.total);
   }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(text.size()));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(text.size()));
   std::filesystem::remove(path);
 }
 BENCHMARK(BM_ReadGpuTraceFromFile)->Arg(1000000)->Unit(benchmark::kMillisecond);

@@ -11,7 +11,8 @@
 namespace stepstat {
 namespace {
 
-const std::filesystem::path kFixtures = std::filesystem::path(STEPSTAT_SOURCE_DIR) / "tests/fixtures/csv";
+const std::filesystem::path kFixtures =
+    std::filesystem::path(STEPSTAT_SOURCE_DIR) / "tests/fixtures/csv";
 
 struct FixtureRead {
   InputKind kind{};

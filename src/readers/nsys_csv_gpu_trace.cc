@@ -25,8 +25,10 @@ std::string LayoutOf(const CsvHeader& header, int start_column) {
 
 }  // namespace
 
-Result<ReadReport> ReadNsysGpuTrace(ByteSource& source, std::string_view display_name, TraceSink& sink) {
-  ASSIGN_OR_RETURN(auto table, NsysCsvTable::Open(source, display_name, InputKind::kNsysGpuTraceCsv));
+Result<ReadReport> ReadNsysGpuTrace(ByteSource& source, std::string_view display_name,
+                                    TraceSink& sink) {
+  ASSIGN_OR_RETURN(auto table,
+                   NsysCsvTable::Open(source, display_name, InputKind::kNsysGpuTraceCsv));
   ASSIGN_OR_RETURN(const int start_col, table->Require({"Start"}));
   ASSIGN_OR_RETURN(const int duration_col, table->Require({"Duration"}));
   ASSIGN_OR_RETURN(const int name_col, table->Require({"Name"}));
@@ -40,7 +42,9 @@ Result<ReadReport> ReadNsysGpuTrace(ByteSource& source, std::string_view display
   int bytes_exp = 0;
   if (bytes_col >= 0) {
     std::optional<int> exp = SizeUnitToBytesExponent(ColumnUnit(header.name(bytes_col)));
-    if (!exp) return ErrorAt(display_name, table->header_line(), header.name(bytes_col) + ": unknown size unit");
+    if (!exp)
+      return ErrorAt(display_name, table->header_line(),
+                     header.name(bytes_col) + ": unknown size unit");
     bytes_exp = *exp;
   }
 
@@ -103,7 +107,8 @@ Result<ReadReport> ReadNsysGpuTrace(ByteSource& source, std::string_view display
       batch.clear();
     }
   }
-  if (report.rows == 0) return ErrorAt(display_name, table->header_line(), "no rows after the header");
+  if (report.rows == 0)
+    return ErrorAt(display_name, table->header_line(), "no rows after the header");
   if (!batch.empty()) RETURN_IF_ERROR(sink.OnGpuOps(batch, pool));
   return report;
 }

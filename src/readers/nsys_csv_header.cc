@@ -9,22 +9,22 @@ namespace {
 
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
 // Column names that only one report kind has; two of them make a header of that kind.
 constexpr std::string_view kGpuTraceColumns[] = {
-    "GrdX", "GrdY", "GrdZ", "BlkX", "BlkY", "BlkZ", "Reg/Trd", "StcSMem",
+    "GrdX",    "GrdY",     "GrdZ",     "BlkX", "BlkY",     "BlkZ",       "Reg/Trd", "StcSMem",
     "DymSMem", "SrcMemKd", "DstMemKd", "Strm", "GreenCtx", "Throughput", "Thru"};
 constexpr std::string_view kKernExecColumns[] = {
-    "API Start", "API Dur", "Queue Start", "Queue Dur", "Kernel Start",
-    "Kernel Dur", "Total Dur", "API Function", "GridXYZ", "BlockXYZ"};
-constexpr std::string_view kApiTraceColumns[] = {
-"Result", "T-Pri", "Thread Name"};
+    "API Start",  "API Dur",   "Queue Start",  "Queue Dur", "Kernel Start",
+    "Kernel Dur", "Total Dur", "API Function", "GridXYZ",   "BlockXYZ"};
+constexpr std::string_view kApiTraceColumns[] = {"Result", "T-Pri", "Thread Name"};
 constexpr std::string_view kNvtxColumns[] = {
-    "Projected Start", "Projected Duration", "Orig Start", "DurChild",
-    "DurNonChild", "RangeStack", "NameTree", "RangeId", "ParentId", "NumChild"};
+    "Projected Start", "Projected Duration", "Orig Start", "DurChild", "DurNonChild",
+    "RangeStack",      "NameTree",           "RangeId",    "ParentId", "NumChild"};
 
 int CountIn(const std::vector<std::string_view>& names, std::span<const std::string_view> set) {
   int count = 0;

@@ -20,20 +20,23 @@ struct TimeColumn {
   int exponent = 0;
 };
 
-Result<TimeColumn> RequiredTime(const NsysCsvTable& table, std::initializer_list<std::string_view> names) {
+Result<TimeColumn> RequiredTime(const NsysCsvTable& table,
+                                std::initializer_list<std::string_view> names) {
   ASSIGN_OR_RETURN(int column, table.Require(names));
   ASSIGN_OR_RETURN(int exponent, table.TimeExponent(column));
   return TimeColumn{column, exponent};
 }
 
-Result<TimeColumn> OptionalTime(const NsysCsvTable& table, std::initializer_list<std::string_view> names) {
+Result<TimeColumn> OptionalTime(const NsysCsvTable& table,
+                                std::initializer_list<std::string_view> names) {
   int column = table.header().Find(names);
   if (column < 0) return TimeColumn{};
   ASSIGN_OR_RETURN(int exponent, table.TimeExponent(column));
   return TimeColumn{column, exponent};
 }
 
-Status ParseValue(const NsysCsvTable& table, int column, int exponent, bool required, int64_t& out) {
+Status ParseValue(const NsysCsvTable& table, int column, int exponent, bool required,
+                  int64_t& out) {
   if (column < 0) return Status::Ok();
   std::string_view text = table.fields()[static_cast<size_t>(column)];
   if (!required && IsBlank(text)) return Status::Ok();
@@ -50,7 +53,8 @@ Status CheckEnd(const NsysCsvTable& table, int column, int64_t start, int64_t du
   return Status::Ok();
 }
 
-ReadReport ReportFor(InputKind kind, const NsysCsvTable& table, int start_column, std::string layout) {
+ReadReport ReportFor(InputKind kind, const NsysCsvTable& table, int start_column,
+                     std::string layout) {
   ReadReport report;
   report.kind = kind;
   report.layout = std::move(layout);
@@ -65,7 +69,8 @@ ReadReport ReportFor(InputKind kind, const NsysCsvTable& table, int start_column
 
 Result<ReadReport> ReadNsysKernExecTrace(ByteSource& source, std::string_view display_name,
                                          TraceSink& sink) {
-  ASSIGN_OR_RETURN(auto table, NsysCsvTable::Open(source, display_name, InputKind::kNsysKernExecTraceCsv));
+  ASSIGN_OR_RETURN(auto table,
+                   NsysCsvTable::Open(source, display_name, InputKind::kNsysKernExecTraceCsv));
   ASSIGN_OR_RETURN(TimeColumn api_start, RequiredTime(*table, {"API Start"}));
   ASSIGN_OR_RETURN(TimeColumn api_dur, RequiredTime(*table, {"API Dur"}));
   ASSIGN_OR_RETURN(TimeColumn queue_dur, OptionalTime(*table, {"Queue Dur"}));
@@ -78,7 +83,8 @@ Result<ReadReport> ReadNsysKernExecTrace(ByteSource& source, std::string_view di
   const int api_name_col = header.Find({"API Function", "API Name"});
   const int kernel_name_col = header.Find({"Kernel Name"});
 
-  ReadReport report = ReportFor(InputKind::kNsysKernExecTraceCsv, *table, api_start.column, "kern-exec");
+  ReadReport report =
+      ReportFor(InputKind::kNsysKernExecTraceCsv, *table, api_start.column, "kern-exec");
   StringPool pool;
   NameCache names(pool);
   std::vector<LaunchCall> batch;
@@ -89,17 +95,24 @@ Result<ReadReport> ReadNsysKernExecTrace(ByteSource& source, std::string_view di
     const auto& f = table->fields();
     LaunchCall call;
     call.line = table->line();
-    RETURN_IF_ERROR(ParseValue(*table, api_start.column, api_start.exponent, true, call.api_start_ns));
-    RETURN_IF_ERROR(ParseValue(*table, api_dur.column, api_dur.exponent, true, call.api_duration_ns));
+    RETURN_IF_ERROR(
+        ParseValue(*table, api_start.column, api_start.exponent, true, call.api_start_ns));
+    RETURN_IF_ERROR(
+        ParseValue(*table, api_dur.column, api_dur.exponent, true, call.api_duration_ns));
     RETURN_IF_ERROR(CheckEnd(*table, api_dur.column, call.api_start_ns, call.api_duration_ns));
-    RETURN_IF_ERROR(ParseValue(*table, queue_dur.column, queue_dur.exponent, false, call.queue_duration_ns));
-    RETURN_IF_ERROR(ParseValue(*table, kernel_start.column, kernel_start.exponent, false, call.kernel_start_ns));
-    RETURN_IF_ERROR(ParseValue(*table, kernel_dur.column, kernel_dur.exponent, false, call.kernel_duration_ns));
-    RETURN_IF_ERROR(CheckEnd(*table, kernel_dur.column, call.kernel_start_ns, call.kernel_duration_ns));
+    RETURN_IF_ERROR(
+        ParseValue(*table, queue_dur.column, queue_dur.exponent, false, call.queue_duration_ns));
+    RETURN_IF_ERROR(ParseValue(*table, kernel_start.column, kernel_start.exponent, false,
+                               call.kernel_start_ns));
+    RETURN_IF_ERROR(
+        ParseValue(*table, kernel_dur.column, kernel_dur.exponent, false, call.kernel_duration_ns));
+    RETURN_IF_ERROR(
+        CheckEnd(*table, kernel_dur.column, call.kernel_start_ns, call.kernel_duration_ns));
     RETURN_IF_ERROR(ParseValue(*table, pid_col, 0, false, call.pid));
     RETURN_IF_ERROR(ParseValue(*table, tid_col, 0, false, call.tid));
     RETURN_IF_ERROR(ParseValue(*table, corr_col, 0, false, call.correlation_id));
-    if (api_name_col >= 0) call.api_name = names.Intern(TrimSpaces(f[static_cast<size_t>(api_name_col)]));
+    if (api_name_col >= 0)
+      call.api_name = names.Intern(TrimSpaces(f[static_cast<size_t>(api_name_col)]));
     if (kernel_name_col >= 0) {
       call.kernel_name = names.Intern(TrimSpaces(f[static_cast<size_t>(kernel_name_col)]));
     }
@@ -110,13 +123,16 @@ Result<ReadReport> ReadNsysKernExecTrace(ByteSource& source, std::string_view di
       batch.clear();
     }
   }
-  if (report.rows == 0) return ErrorAt(display_name, table->header_line(), "no rows after the header");
+  if (report.rows == 0)
+    return ErrorAt(display_name, table->header_line(), "no rows after the header");
   if (!batch.empty()) RETURN_IF_ERROR(sink.OnLaunchCalls(batch, pool));
   return report;
 }
 
-Result<ReadReport> ReadNsysApiTrace(ByteSource& source, std::string_view display_name, TraceSink& sink) {
-  ASSIGN_OR_RETURN(auto table, NsysCsvTable::Open(source, display_name, InputKind::kNsysApiTraceCsv));
+Result<ReadReport> ReadNsysApiTrace(ByteSource& source, std::string_view display_name,
+                                    TraceSink& sink) {
+  ASSIGN_OR_RETURN(auto table,
+                   NsysCsvTable::Open(source, display_name, InputKind::kNsysApiTraceCsv));
   ASSIGN_OR_RETURN(TimeColumn start, RequiredTime(*table, {"Start"}));
   ASSIGN_OR_RETURN(TimeColumn duration, RequiredTime(*table, {"Duration"}));
   ASSIGN_OR_RETURN(const int name_col, table->Require({"Name"}));
@@ -140,14 +156,16 @@ Result<ReadReport> ReadNsysApiTrace(ByteSource& source, std::string_view display
     if (raw >= launch_id_by_name.size()) launch_id_by_name.resize(raw + 1, -2);
     if (launch_id_by_name[raw] == -2) {
       std::string normalized(NormalizeCudaApiName(pool.Get(raw)));
-      launch_id_by_name[raw] =
-          IsKernelLaunchApi(normalized) ? static_cast<int64_t>(names.Intern(normalized)) : int64_t{-1};
+      launch_id_by_name[raw] = IsKernelLaunchApi(normalized)
+                                   ? static_cast<int64_t>(names.Intern(normalized))
+                                   : int64_t{-1};
       if (launch_id_by_name.size() < pool.size()) launch_id_by_name.resize(pool.size(), -2);
     }
     LaunchCall call;
     call.line = table->line();
     RETURN_IF_ERROR(ParseValue(*table, start.column, start.exponent, true, call.api_start_ns));
-    RETURN_IF_ERROR(ParseValue(*table, duration.column, duration.exponent, true, call.api_duration_ns));
+    RETURN_IF_ERROR(
+        ParseValue(*table, duration.column, duration.exponent, true, call.api_duration_ns));
     RETURN_IF_ERROR(CheckEnd(*table, duration.column, call.api_start_ns, call.api_duration_ns));
     if (launch_id_by_name[raw] < 0) continue;
     call.api_name = static_cast<NameId>(launch_id_by_name[raw]);
@@ -160,7 +178,8 @@ Result<ReadReport> ReadNsysApiTrace(ByteSource& source, std::string_view display
       batch.clear();
     }
   }
-  if (report.rows == 0) return ErrorAt(display_name, table->header_line(), "no rows after the header");
+  if (report.rows == 0)
+    return ErrorAt(display_name, table->header_line(), "no rows after the header");
   if (!batch.empty()) RETURN_IF_ERROR(sink.OnLaunchCalls(batch, pool));
   return report;
 }

@@ -1,3 +1,5 @@
+#include "readers/nsys_csv_nvtx.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -6,7 +8,6 @@
 
 #include "analysis/steps_ranges.h"
 #include "io/byte_source.h"
-#include "readers/nsys_csv_nvtx.h"
 #include "stepstat/read.h"
 
 namespace stepstat {

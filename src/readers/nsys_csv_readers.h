@@ -14,9 +14,11 @@ namespace stepstat {
 /// Rows per batch handed to the sink.
 inline constexpr size_t kReaderBatchRows = 4096;
 
-Result<ReadReport> ReadNsysGpuTrace(ByteSource& source, std::string_view display_name, TraceSink& sink);
+Result<ReadReport> ReadNsysGpuTrace(ByteSource& source, std::string_view display_name,
+                                    TraceSink& sink);
 Result<ReadReport> ReadNsysKernExecTrace(ByteSource& source, std::string_view display_name,
                                          TraceSink& sink);
-Result<ReadReport> ReadNsysApiTrace(ByteSource& source, std::string_view display_name, TraceSink& sink);
+Result<ReadReport> ReadNsysApiTrace(ByteSource& source, std::string_view display_name,
+                                    TraceSink& sink);
 
 }  // namespace stepstat

@@ -1,9 +1,10 @@
+#include "readers/nsys_csv_readers.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "io/sources.h"
-#include "readers/nsys_csv_readers.h"
 #include "readers/test_sink.h"
 
 namespace stepstat {
@@ -41,9 +42,15 @@ std::string GpuError(std::string_view text) {
 
 TEST(NsysGpuTraceTest, Layout2024) {
   std::string text(kHeader2024);
-  text += "28717008,357372,233,,,,,,,,,,4.194,11735.663,Pinned,Device,NVIDIA GeForce RTX 2080 Ti (0),1,,13,[CUDA memcpy Host-to-Device]\n";
-  text += "29075500,1792,238,586,1,1,256,1,1,32,0.000,0.000,,,,,NVIDIA GeForce RTX 2080 Ti (0),1,,14,\"genScoreKernel(int, float *)\"\n";
-  text += "29100000,1920,240,,,,,,,,,,0.066,34133.311,Device,,NVIDIA GeForce RTX 2080 Ti (0),1,,7,[CUDA memset]\n";
+  text +=
+      "28717008,357372,233,,,,,,,,,,4.194,11735.663,Pinned,Device,NVIDIA GeForce RTX 2080 Ti "
+      "(0),1,,13,[CUDA memcpy Host-to-Device]\n";
+  text +=
+      "29075500,1792,238,586,1,1,256,1,1,32,0.000,0.000,,,,,NVIDIA GeForce RTX 2080 Ti "
+      "(0),1,,14,\"genScoreKernel(int, float *)\"\n";
+  text +=
+      "29100000,1920,240,,,,,,,,,,0.066,34133.311,Device,,NVIDIA GeForce RTX 2080 Ti "
+      "(0),1,,7,[CUDA memset]\n";
   for (size_t chunk : {size_t{0}, size_t{1}, size_t{17}}) {
     GpuRead read = ReadGpu(text, chunk);
     ASSERT_TRUE(read.report.ok()) << read.report.status().message();
@@ -71,7 +78,8 @@ TEST(NsysGpuTraceTest, Layout2024) {
 TEST(NsysGpuTraceTest, Layout2021InMicroseconds) {
   std::string text(kHeader2021);
   text += "1.5,0.0025,7,1,1,1,32,1,1,16,0.000,0.000,,,,,Tesla V100 (0),1,7,k()\n";
-  text += "1234567.891,2,8,,,,,,,,,,1.000,10.0,Pageable,Device,Tesla V100 (0),1,7,[CUDA memcpy HtoD]\n";
+  text +=
+      "1234567.891,2,8,,,,,,,,,,1.000,10.0,Pageable,Device,Tesla V100 (0),1,7,[CUDA memcpy HtoD]\n";
   GpuRead read = ReadGpu(text);
   ASSERT_TRUE(read.report.ok()) << read.report.status().message();
   EXPECT_EQ(read.report->layout, "2021.2-2023");
@@ -86,7 +94,9 @@ TEST(NsysGpuTraceTest, Layout2021InMicroseconds) {
 
 TEST(NsysGpuTraceTest, Layout2020SecondsAndNanoseconds) {
   std::string text(kHeader2020);
-  text += "1.234567891,2464,5,,,,,,,,,,4194304,1700.5,Pageable,Device,GeForce GTX 1080 (0),1,7,[CUDA memcpy HtoD]\n";
+  text +=
+      "1.234567891,2464,5,,,,,,,,,,4194304,1700.5,Pageable,Device,GeForce GTX 1080 (0),1,7,[CUDA "
+      "memcpy HtoD]\n";
   text += "10,100,6,1,1,1,1,1,1,8,0,0,,,,,GeForce GTX 1080 (0),1,7,\"k<int, 2>(int)\"\n";
   GpuRead read = ReadGpu(text);
   ASSERT_TRUE(read.report.ok()) << read.report.status().message();
@@ -103,15 +113,18 @@ TEST(NsysGpuTraceTest, Layout2020SecondsAndNanoseconds) {
 TEST(NsysGpuTraceTest, ConsolePreambleBomCrlfAndAFollowingReport) {
   std::string header(kHeader2024);
   header.insert(header.size() - 1, "\r");
-  std::string text = "\xEF\xBB\xBF" "NOTICE: Existing SQLite export found: a \"quoted\" path\r\n"
-                     "Processing [r.sqlite] with [/opt/nsys/reports/cuda_gpu_trace.py]... \r\n"
-                     "\r\n ** CUDA GPU Trace (cuda_gpu_trace):\r\n\r\n" + header +
-                     "100,5,1,,,,,,,,,,,,,,GPU (0),1,,7,a\r\n"
-                     "200,5,2,,,,,,,,,,,,,,GPU (0),1,,7,b\r\n"
-                     "\r\nProcessing [r.sqlite] with [cuda_kern_exec_trace.py]... \r\n\r\n"
-                     " ** CUDA Kernel Launch & Exec Time Trace (cuda_kern_exec_trace):\r\n\r\n" +
-                     std::string(kKernExecHeader) +
-                     "10,20,30,40,50,60,70,1,1,0,cudaLaunchKernel,  1 1 1,  1 1 1,a\r\n";
+  std::string text =
+      "\xEF\xBB\xBF"
+      "NOTICE: Existing SQLite export found: a \"quoted\" path\r\n"
+      "Processing [r.sqlite] with [/opt/nsys/reports/cuda_gpu_trace.py]... \r\n"
+      "\r\n ** CUDA GPU Trace (cuda_gpu_trace):\r\n\r\n" +
+      header +
+      "100,5,1,,,,,,,,,,,,,,GPU (0),1,,7,a\r\n"
+      "200,5,2,,,,,,,,,,,,,,GPU (0),1,,7,b\r\n"
+      "\r\nProcessing [r.sqlite] with [cuda_kern_exec_trace.py]... \r\n\r\n"
+      " ** CUDA Kernel Launch & Exec Time Trace (cuda_kern_exec_trace):\r\n\r\n" +
+      std::string(kKernExecHeader) +
+      "10,20,30,40,50,60,70,1,1,0,cudaLaunchKernel,  1 1 1,  1 1 1,a\r\n";
   GpuRead read = ReadGpu(text, 7);
   ASSERT_TRUE(read.report.ok()) << read.report.status().message();
   ASSERT_EQ(read.sink.ops.size(), 2u);
@@ -132,12 +145,14 @@ TEST(NsysGpuTraceTest, ErrorsNameFileLineAndColumn) {
   const std::string good = "1,2,3,,,,,,,,,,,,,,G,1,,7,k\n";
   EXPECT_EQ(GpuError(""), "trace.csv: empty file");
   EXPECT_EQ(GpuError(h), "trace.csv:1: no rows after the header");
-  EXPECT_EQ(GpuError("NOTICE: x\nsomething else\n"), "trace.csv: no cuda_gpu_trace CSV header found");
+  EXPECT_EQ(GpuError("NOTICE: x\nsomething else\n"),
+            "trace.csv: no cuda_gpu_trace CSV header found");
   EXPECT_EQ(GpuError("Start (ns),Duration (ns),CorrId,GrdX,Strm\n1,2,3,4,5\n"),
             "trace.csv:1: no \"Name\" column in the header");
   EXPECT_EQ(GpuError("Duration (ns),CorrId,GrdX,Strm,Name\n1,2,3,4,5\n"),
             "trace.csv:1: no \"Start\" column in the header");
-  EXPECT_EQ(GpuError(h + good + "x1,2,3,,,,,,,,,,,,,,G,1,,7,k\n"), "trace.csv:3: Start (ns): not a number");
+  EXPECT_EQ(GpuError(h + good + "x1,2,3,,,,,,,,,,,,,,G,1,,7,k\n"),
+            "trace.csv:3: Start (ns): not a number");
   EXPECT_EQ(GpuError(h + good + good + "1,-2,3,,,,,,,,,,,,,,G,1,,7,k\n"),
             "trace.csv:4: Duration (ns): negative value");
   EXPECT_EQ(GpuError(h + ",2,3,,,,,,,,,,,,,,G,1,,7,k\n"), "trace.csv:2: Start (ns): empty value");
@@ -145,7 +160,8 @@ TEST(NsysGpuTraceTest, ErrorsNameFileLineAndColumn) {
             "trace.csv:2: Start (ns): value beyond the int64 range");
   EXPECT_EQ(GpuError(h + "9223372036854775807,1,3,,,,,,,,,,,,,,G,1,,7,k\n"),
             "trace.csv:2: Duration (ns): start + duration is beyond the int64 range");
-  EXPECT_EQ(GpuError(h + good + "1,2,3,,,,,,,,,,,,,,G,1,,7,\"k(int,\n"), "trace.csv:3: unterminated quote");
+  EXPECT_EQ(GpuError(h + good + "1,2,3,,,,,,,,,,,,,,G,1,,7,\"k(int,\n"),
+            "trace.csv:3: unterminated quote");
   EXPECT_EQ(GpuError(h + good + "1,2,3,,,,,,,,,,,,,,G,1,,7,k"),
             "trace.csv:3: truncated last line (no newline at the end)");
   EXPECT_EQ(GpuError(h + good + "1,2,3\n"), "trace.csv:3: 3 fields, but the header has 21");
@@ -160,7 +176,8 @@ TEST(NsysGpuTraceTest, ErrorsNameFileLineAndColumn) {
 TEST(NsysGpuTraceTest, RowsAfterManyBlankLinesOrAfterAHugeLineAreNotDropped) {
   const std::string h(kHeader2024);
   const std::string good = "1,2,3,,,,,,,,,,,,,,G,1,,7,k\n";
-  EXPECT_EQ(GpuError(h + good + std::string(1001, '\n') + good), "trace.csv:3: blank line between data rows");
+  EXPECT_EQ(GpuError(h + good + std::string(1001, '\n') + good),
+            "trace.csv:3: blank line between data rows");
   const std::string huge = "1,2,3,,,,,,,,,,,,,,G,1,,7," + std::string(2 << 20, 'k') + "\n";
   EXPECT_EQ(GpuError(h + good + "\n" + huge), "trace.csv:3: blank line between data rows");
 }
@@ -191,7 +208,9 @@ TEST(NsysGpuTraceTest, BatchesAndSinkErrorStopsReading) {
 
 TEST(NsysKernExecTest, ReadsLaunchesWithPaddedFields) {
   std::string text(kKernExecHeader);
-  text += "318371767,800895684,1119267451,3988,1119271439,102402786,903302458,1944,1945,0,cudaLaunchKernel,  32    1    1,   1    1    1,foo()\n";
+  text +=
+      "318371767,800895684,1119267451,3988,1119271439,102402786,903302458,1944,1945,0,"
+      "cudaLaunchKernel,  32    1    1,   1    1    1,foo()\n";
   text += "1,2,,,,,,7,8,0,cuLaunchKernel, 1 1 1, 1 1 1,\"bar(int, int)\"\n";
   auto source = MemoryByteSource(text);
   CollectingSink sink;

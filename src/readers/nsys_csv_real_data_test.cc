@@ -70,7 +70,8 @@ std::vector<fs::path> RealFiles(const std::string& suffix) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(kRealDir, ec)) {
     std::string name = entry.path().filename().string();
-    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    if (name.size() >= suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
       files.push_back(entry.path());
     }
   }
@@ -204,7 +205,8 @@ TEST(RealDataTest, ApiTraces) {
     EXPECT_EQ(read.report.rows, static_cast<int64_t>(rows.size() - 1));
     std::vector<const std::vector<std::string>*> launches;
     for (size_t i = 1; i < rows.size(); ++i) {
-      if (rows[i][2].rfind("cudaLaunchKernel", 0) == 0 || rows[i][2].rfind("cuLaunchKernel", 0) == 0) {
+      if (rows[i][2].rfind("cudaLaunchKernel", 0) == 0 ||
+          rows[i][2].rfind("cuLaunchKernel", 0) == 0) {
         launches.push_back(&rows[i]);
       }
     }

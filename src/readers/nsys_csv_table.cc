@@ -35,11 +35,10 @@ Result<std::unique_ptr<NsysCsvTable>> NsysCsvTable::Open(ByteSource& source,
                                                          InputKind kind) {
   std::unique_ptr<NsysCsvTable> table(new NsysCsvTable(source, display_name));
   CsvScanner& scanner = table->scanner_;
-  ASSIGN_OR_RETURN(bool found, scanner.SkipLinesUntil(
-                                   [kind](std::string_view line) {
-                                     return ClassifyNsysCsvHeader(line) == kind;
-                                   },
-                                   std::numeric_limits<int64_t>::max()));
+  ASSIGN_OR_RETURN(
+      bool found, scanner.SkipLinesUntil(
+                      [kind](std::string_view line) { return ClassifyNsysCsvHeader(line) == kind; },
+                      std::numeric_limits<int64_t>::max()));
   if (scanner.input_was_empty()) return ErrorAt(display_name, 0, "empty file");
   if (!found) {
     return ErrorAt(display_name, 0,

@@ -18,8 +18,8 @@ namespace stepstat {
 class NsysCsvTable {
  public:
   /// Reads up to and including the header of a `kind` report. `source` must outlive the table.
-  static Result<std::unique_ptr<NsysCsvTable>> Open(ByteSource& source, std::string_view display_name,
-                                                    InputKind kind);
+  static Result<std::unique_ptr<NsysCsvTable>> Open(ByteSource& source,
+                                                    std::string_view display_name, InputKind kind);
 
   /// Reads the next data row into fields(). Returns false at the end of the table: the end
   /// of input, or a blank line followed only by console output (another report, log lines).

@@ -34,9 +34,9 @@ Result<int64_t> ReadNvtxRanges(ExportContext& context, TraceSink& sink) {
   std::unordered_map<int64_t, std::string> domains;
   {
     ASSIGN_OR_RETURN(SqliteStatement stmt,
-                     context.db().Prepare("SELECT " + domain + ", " + text + ", " + text_id +
-                                          " FROM NVTX_EVENTS WHERE eventType = " +
-                                          std::to_string(kDomainCreate)));
+                     context.db().Prepare(
+                         "SELECT " + domain + ", " + text + ", " + text_id +
+                         " FROM NVTX_EVENTS WHERE eventType = " + std::to_string(kDomainCreate)));
     for (;;) {
       ASSIGN_OR_RETURN(bool row, stmt.Step());
       if (!row) break;
@@ -51,12 +51,12 @@ Result<int64_t> ReadNvtxRanges(ExportContext& context, TraceSink& sink) {
     }
   }
 
-  ASSIGN_OR_RETURN(SqliteStatement stmt,
-                   context.db().Prepare("SELECT rowid, start, " + ColumnOrNull(columns, "end") +
-                                        ", " + text + ", " + text_id + ", " +
-                                        ColumnOrNull(columns, "globalTid") + ", " + domain +
-                                        " FROM NVTX_EVENTS WHERE eventType IN (" +
-                                        kRangeEventTypes + ") ORDER BY start, rowid"));
+  ASSIGN_OR_RETURN(
+      SqliteStatement stmt,
+      context.db().Prepare("SELECT rowid, start, " + ColumnOrNull(columns, "end") + ", " + text +
+                           ", " + text_id + ", " + ColumnOrNull(columns, "globalTid") + ", " +
+                           domain + " FROM NVTX_EVENTS WHERE eventType IN (" + kRangeEventTypes +
+                           ") ORDER BY start, rowid"));
   std::string scratch;
   std::vector<CpuRange> batch;
   int64_t rows = 0;

@@ -1,4 +1,6 @@
 // ReadInput: one entry point for every input kind.
+#include "stepstat/read.h"
+
 #include <memory>
 
 #include "io/byte_source.h"
@@ -7,7 +9,6 @@
 #include "readers/nsys_csv_readers.h"
 #include "readers/nsys_rep.h"
 #include "readers/nsys_sqlite.h"
-#include "stepstat/read.h"
 
 namespace stepstat {
 
@@ -30,13 +31,13 @@ Result<ReadReport> ReadInput(const std::filesystem::path& path, std::string_view
     case InputKind::kNsysSqlite: return ReadNsysSqlite(path, display_name, sink);
     case InputKind::kKinetoJson: return ReadKinetoJson(path, display_name, sink);
     case InputKind::kNsysRep: return ReadNsysRep(path, display_name, sink);
-    default:
-      break;
+    default: break;
   }
   ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenByteSource(path, display_name));
   switch (kind) {
     case InputKind::kNsysGpuTraceCsv: return ReadNsysGpuTrace(*source, display_name, sink);
-    case InputKind::kNsysKernExecTraceCsv: return ReadNsysKernExecTrace(*source, display_name, sink);
+    case InputKind::kNsysKernExecTraceCsv:
+      return ReadNsysKernExecTrace(*source, display_name, sink);
     case InputKind::kNsysApiTraceCsv: return ReadNsysApiTrace(*source, display_name, sink);
     case InputKind::kNsysNvtxTraceCsv: return ReadNsysNvtxTrace(*source, display_name, sink);
     default: return ErrorAt(display_name, 0, "unsupported input kind");

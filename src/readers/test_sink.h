@@ -28,7 +28,8 @@ class CollectingSink : public TraceSink {
     for (const GpuOp& op : ops) {
       this->ops.push_back({op, std::string(names.Get(op.name)), std::string(names.Get(op.device))});
     }
-    return fail_after_batches > 0 && batches >= fail_after_batches ? Status::Error("sink full") : Status::Ok();
+    return fail_after_batches > 0 && batches >= fail_after_batches ? Status::Error("sink full")
+                                                                   : Status::Ok();
   }
   Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override {
     ++batches;
@@ -36,7 +37,8 @@ class CollectingSink : public TraceSink {
       this->calls.push_back(
           {call, std::string(names.Get(call.api_name)), std::string(names.Get(call.kernel_name))});
     }
-    return fail_after_batches > 0 && batches >= fail_after_batches ? Status::Error("sink full") : Status::Ok();
+    return fail_after_batches > 0 && batches >= fail_after_batches ? Status::Error("sink full")
+                                                                   : Status::Ok();
   }
 
   std::vector<CollectedOp> ops;

@@ -10,8 +10,9 @@ namespace {
 constexpr char kHex[] = "0123456789abcdef";
 
 void AppendUnicodeEscape(uint32_t unit, std::string* out) {
-  const char escape[6] = {'\\', 'u', kHex[(unit >> 12) & 15], kHex[(unit >> 8) & 15],
-                          kHex[(unit >> 4) & 15], kHex[unit & 15]};
+  const char escape[6] = {
+      '\\',           'u', kHex[(unit >> 12) & 15], kHex[(unit >> 8) & 15], kHex[(unit >> 4) & 15],
+      kHex[unit & 15]};
   out->append(escape, 6);
 }
 
@@ -69,13 +70,34 @@ void AppendJsonString(std::string_view text, std::string* out) {
     i = run;
     if (i == text.size()) break;
     switch (text[i]) {
-      case '"': *out += "\\\""; ++i; continue;
-      case '\\': *out += "\\\\"; ++i; continue;
-      case '\n': *out += "\\n"; ++i; continue;
-      case '\r': *out += "\\r"; ++i; continue;
-      case '\t': *out += "\\t"; ++i; continue;
-      case '\b': *out += "\\b"; ++i; continue;
-      case '\f': *out += "\\f"; ++i; continue;
+      case '"':
+        *out += "\\\"";
+        ++i;
+        continue;
+      case '\\':
+        *out += "\\\\";
+        ++i;
+        continue;
+      case '\n':
+        *out += "\\n";
+        ++i;
+        continue;
+      case '\r':
+        *out += "\\r";
+        ++i;
+        continue;
+      case '\t':
+        *out += "\\t";
+        ++i;
+        continue;
+      case '\b':
+        *out += "\\b";
+        ++i;
+        continue;
+      case '\f':
+        *out += "\\f";
+        ++i;
+        continue;
       default: break;
     }
     size_t length;

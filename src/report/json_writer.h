@@ -42,11 +42,13 @@ class JsonWriter {
 
   /// Key then value, for the common case.
   JsonWriter& Field(std::string_view key, std::string_view value) { return Key(key).String(value); }
-  JsonWriter& Field(std::string_view key, const std::string& value) { return Key(key).String(value); }
+  JsonWriter& Field(std::string_view key, const std::string& value) {
+    return Key(key).String(value);
+  }
   JsonWriter& Field(std::string_view key, const char* value) { return Key(key).String(value); }
   template <typename T>
-    requires(std::integral<T> && !std::same_as<T, bool>)
-  JsonWriter& Field(std::string_view key, T value) {
+  requires(std::integral<T> && !std::same_as<T, bool>) JsonWriter& Field(std::string_view key,
+                                                                         T value) {
     Key(key);
     if constexpr (std::is_signed_v<T>) return Int(value);
     return UInt(value);

@@ -29,7 +29,9 @@ TEST(AppendJsonString, EscapesAsPythonEnsureAscii) {
   EXPECT_EQ(Json(std::string("\0\x1f\x7f", 3)), "\"\\u0000\\u001f\\u007f\"");
   EXPECT_EQ(Json("caf\xc3\xa9"), "\"caf\\u00e9\"");
   EXPECT_EQ(Json("\xf0\x9f\x98\x80"), "\"\\ud83d\\ude00\"");
-  EXPECT_EQ(Json("a\xff" "b"), "\"a\\ufffdb\"");
+  EXPECT_EQ(Json("a\xff"
+                 "b"),
+            "\"a\\ufffdb\"");
   EXPECT_EQ(Json("\xe2\x82"), "\"\\ufffd\"");  // a truncated sequence is one replacement
 }
 
@@ -67,11 +69,12 @@ void WriteNested(JsonWriter& json) {
 TEST(JsonWriter, IndentTwoAsPython) {
   JsonWriter json;
   WriteNested(json);
-  EXPECT_EQ(json.text(),
-            "{\n  \"a\": {},\n  \"b\": [],\n  \"c\": [\n    1,\n    {\n      \"x\": null,\n      "
-            "\"y\": [\n        []\n      ]\n    },\n    \"s\"\n  ],\n  \"d\": {\n    \"e\": {\n     "
-            " \"f\": true,\n      \"g\": false\n    }\n  },\n  \"h\": -0.0,\n  \"\\u00e9\\n\": "
-            "1.5e+16\n}");
+  EXPECT_EQ(
+      json.text(),
+      "{\n  \"a\": {},\n  \"b\": [],\n  \"c\": [\n    1,\n    {\n      \"x\": null,\n      "
+      "\"y\": [\n        []\n      ]\n    },\n    \"s\"\n  ],\n  \"d\": {\n    \"e\": {\n     "
+      " \"f\": true,\n      \"g\": false\n    }\n  },\n  \"h\": -0.0,\n  \"\\u00e9\\n\": "
+      "1.5e+16\n}");
 }
 
 TEST(JsonWriter, CompactAsPythonDefault) {
@@ -85,24 +88,19 @@ TEST(JsonWriter, CompactAsPythonDefault) {
 TEST(JsonWriter, IndentZeroAsPython) {
   JsonWriter json(0);
   WriteNested(json);
-  EXPECT_EQ(json.text(),
-            "{\n\"a\": {},\n\"b\": [],\n\"c\": [\n1,\n{\n\"x\": null,\n\"y\": [\n[]\n]\n},\n\"s\"\n],"
-            "\n\"d\": {\n\"e\": {\n\"f\": true,\n\"g\": false\n}\n},\n\"h\": -0.0,\n\"\\u00e9\\n\": "
-            "1.5e+16\n}");
+  EXPECT_EQ(
+      json.text(),
+      "{\n\"a\": {},\n\"b\": [],\n\"c\": [\n1,\n{\n\"x\": null,\n\"y\": [\n[]\n]\n},\n\"s\"\n],"
+      "\n\"d\": {\n\"e\": {\n\"f\": true,\n\"g\": false\n}\n},\n\"h\": -0.0,\n\"\\u00e9\\n\": "
+      "1.5e+16\n}");
 }
 
 TEST(JsonWriter, TopLevelContainersAndScalars) {
   EXPECT_EQ(JsonWriter().BeginArray().EndArray().text(), "[]");
   EXPECT_EQ(JsonWriter().BeginObject().EndObject().text(), "{}");
-  EXPECT_EQ(JsonWriter()
-                .BeginArray()
-                .BeginArray()
-                .EndArray()
-                .BeginObject()
-                .EndObject()
-                .EndArray()
-                .text(),
-            "[\n  [],\n  {}\n]");
+  EXPECT_EQ(
+      JsonWriter().BeginArray().BeginArray().EndArray().BeginObject().EndObject().EndArray().text(),
+      "[\n  [],\n  {}\n]");
   EXPECT_EQ(JsonWriter().Int(-9223372036854775807 - 1).text(), "-9223372036854775808");
   EXPECT_EQ(JsonWriter().Double(2.0).text(), "2.0");
   EXPECT_EQ(JsonWriter().UInt(18446744073709551615u).text(), "18446744073709551615");

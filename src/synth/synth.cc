@@ -1,7 +1,7 @@
 #include "synth/synth.h"
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
