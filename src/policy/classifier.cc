@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "policy/regex_options.h"
@@ -50,8 +52,10 @@ Status AddPatterns(const std::vector<std::string>& patterns, int component,
   for (const std::string& pattern : patterns) {
     std::string error;
     if (set->Add(pattern, &error) < 0) {
-      return Status::Error("component '" + std::string(component_name) + "': " + std::string(what) +
-                           " '" + pattern + "': " + error);
+      std::string message = "component '";
+      message.append(component_name).append("': ").append(what);
+      message.append(" '").append(pattern).append("': ").append(error);
+      return Status::Error(std::move(message));
     }
     owner->push_back(component);
     compiled->push_back(std::make_unique<re2::RE2>(pattern, options));

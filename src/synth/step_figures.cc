@@ -6,19 +6,6 @@
 #include "core/intervals.h"
 
 namespace stepstat::synth {
-namespace {
-
-std::vector<Interval> Components(std::vector<Interval> sorted_intervals) {
-  std::vector<Interval> components;
-  SortedUnion merger;
-  for (const Interval& interval : sorted_intervals) {
-    if (auto closed = merger.Add(interval.start, interval.end)) components.push_back(*closed);
-  }
-  if (auto last = merger.Finish()) components.push_back(*last);
-  return components;
-}
-
-}  // namespace
 
 StepFigures MeasureStep(const StepPlan& plan, const StepRows& rows) {
   StepFigures figures;
@@ -51,8 +38,8 @@ StepFigures MeasureStep(const StepPlan& plan, const StepRows& rows) {
   };
   std::sort(kernels.begin(), kernels.end(), by_start);
   std::sort(calls.begin(), calls.end(), by_start);
-  std::vector<Interval> kernel_union = Components(std::move(kernels));
-  std::vector<Interval> call_union = Components(std::move(calls));
+  std::vector<Interval> kernel_union = UnionOf(std::move(kernels));
+  std::vector<Interval> call_union = UnionOf(std::move(calls));
   GapMeter gaps;
   for (const Interval& component : kernel_union) gaps.Add(component);
   figures.gap_count = gaps.count();

@@ -119,7 +119,7 @@ std::string_view MemopSourceKind(MemopKind kind) {
 
 std::string_view MemopDestinationKind(MemopKind kind) {
   switch (kind) {
-    case MemopKind::kHostToDevice: return "Device";
+    case MemopKind::kHostToDevice:
     case MemopKind::kDeviceToDevice: return "Device";
     case MemopKind::kDeviceToHost: return "Pageable";
     case MemopKind::kMemset: return "";
