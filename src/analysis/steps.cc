@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "analysis/launched_kernels_sink.h"
 #include "analysis/period_detector.h"
 #include "analysis/steps_attribution.h"
 #include "analysis/steps_distribution.h"
@@ -22,35 +23,8 @@ bool HoldsLaunchesAndOps(InputKind kind) {
   return kind == InputKind::kNsysSqlite || kind == InputKind::kKinetoJson;
 }
 
-// A kern-exec trace given alone stands in for the GPU trace (kernels only), as in summarize.
-class LaunchedKernelsSink : public TraceSink {
- public:
-  explicit LaunchedKernelsSink(TraceSink& inner) : inner_(inner) {}
-  Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override {
-    return inner_.OnGpuOps(ops, names);
-  }
-  Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override {
-    kernels_.clear();
-    for (const LaunchCall& call : calls) {
-      if (call.kernel_start_ns < 0 || call.kernel_duration_ns < 0) continue;
-      GpuOp op;
-      op.start_ns = call.kernel_start_ns;
-      op.duration_ns = call.kernel_duration_ns;
-      op.correlation_id = call.correlation_id;
-      op.name = call.kernel_name;
-      op.line = call.line;
-      kernels_.push_back(op);
-    }
-    return inner_.OnGpuOps(kernels_, names);
-  }
-
- private:
-  TraceSink& inner_;
-  std::vector<GpuOp> kernels_;
-};
-
 Status ReadGpuSide(const TraceInput& input, TraceSink& sink) {
-  LaunchedKernelsSink launched(sink);
+  LaunchedKernelsSink launched(sink, /*forward_launch_calls=*/false);
   TraceSink& target =
       input.kind == InputKind::kNsysKernExecTraceCsv ? static_cast<TraceSink&>(launched) : sink;
   return ReadInput(input.path, input.display_name, input.kind, target).status();

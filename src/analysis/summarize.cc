@@ -6,6 +6,7 @@
 
 #include "analysis/details_sink.h"
 #include "analysis/details_values.h"
+#include "analysis/launched_kernels_sink.h"
 #include "analysis/step_stats_sink.h"
 #include "analysis/step_stats_values.h"
 #include "analysis/tee_sink.h"
@@ -19,34 +20,6 @@ namespace {
 // How far one reader may run ahead of the other, in union components (16 bytes each).
 constexpr size_t kMaxPendingComponents = 1 << 16;
 
-// A kern-exec trace read on its own: its Kernel Start/Dur/Name columns stand in for the GPU
-// trace (kernels only: that report has no memory operations).
-class LaunchedKernelsSink : public TraceSink {
- public:
-  explicit LaunchedKernelsSink(TraceSink& inner) : inner_(inner) {}
-  Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override {
-    return inner_.OnGpuOps(ops, names);
-  }
-  Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override {
-    kernels_.clear();
-    for (const LaunchCall& call : calls) {
-      if (call.kernel_start_ns < 0 || call.kernel_duration_ns < 0) continue;
-      GpuOp op;
-      op.start_ns = call.kernel_start_ns;
-      op.duration_ns = call.kernel_duration_ns;
-      op.name = call.kernel_name;
-      op.line = call.line;
-      kernels_.push_back(op);
-    }
-    RETURN_IF_ERROR(inner_.OnGpuOps(kernels_, names));
-    return inner_.OnLaunchCalls(calls, names);
-  }
-
- private:
-  TraceSink& inner_;
-  std::vector<GpuOp> kernels_;
-};
-
 struct FileRun {
   std::optional<StepStatsSink> sink;
   std::optional<DetailsSink> details;  ///< only under --details
@@ -59,7 +32,7 @@ struct FileRun {
 // side of the OverlapMeter must be fed by one thread, in order).
 void ReadInto(const TraceInput& input, bool as_gpu_side, FileRun& run) {
   TeeSink tee{&*run.sink, run.details ? &*run.details : nullptr};
-  LaunchedKernelsSink launched_kernels(tee);
+  LaunchedKernelsSink launched_kernels(tee, /*forward_launch_calls=*/true);
   TraceSink& sink = as_gpu_side && input.kind == InputKind::kNsysKernExecTraceCsv
                         ? static_cast<TraceSink&>(launched_kernels)
                         : static_cast<TraceSink&>(tee);
