@@ -1,15 +1,12 @@
 // StepStatsToJson: the summary of ../../shared/spec/step-stats.md, keys in the spec's order.
-#include "report/json_writer.h"
+#include "report/step_stats_json.h"
+
 #include "stepstat/report.h"
 
 namespace stepstat {
 
-std::string StepStatsToJson(const StepStats& stats) {
-  JsonWriter json;
-  json.BeginObject()
-      .Field("source_gpu_trace", stats.source_gpu_trace)
-      .Field("source_kernel_exec_trace", stats.source_kernel_exec_trace)
-      .Field("gpu_span_ns", stats.gpu_span_ns)
+void WriteStepStatsMeasures(JsonWriter& json, const StepStats& stats, bool overlap_scope) {
+  json.Field("gpu_span_ns", stats.gpu_span_ns)
       .Field("gpu_operation_count", stats.gpu_operation_count)
       .Field("kernel_count", stats.kernel_count)
       .Field("kernel_time_ns", stats.kernel_time_ns)
@@ -25,9 +22,9 @@ std::string StepStatsToJson(const StepStats& stats) {
 
   json.Key("cpu_gpu_overlap");
   if (const std::optional<CpuGpuOverlap>& overlap = stats.cpu_gpu_overlap) {
-    json.BeginObject()
-        .Field("scope", kCpuGpuOverlapScope)
-        .Field("launch_api_union_ns", overlap->launch_api_union_ns)
+    json.BeginObject();
+    if (overlap_scope) json.Field("scope", kCpuGpuOverlapScope);
+    json.Field("launch_api_union_ns", overlap->launch_api_union_ns)
         .Field("launch_api_gpu_overlap_ns", overlap->launch_api_gpu_overlap_ns)
         .Field("launch_api_overlap_percent", overlap->launch_api_overlap_percent)
         .EndObject();
@@ -45,6 +42,14 @@ std::string StepStatsToJson(const StepStats& stats) {
         .EndObject();
   }
   json.EndObject();
+}
+
+std::string StepStatsToJson(const StepStats& stats) {
+  JsonWriter json;
+  json.BeginObject()
+      .Field("source_gpu_trace", stats.source_gpu_trace)
+      .Field("source_kernel_exec_trace", stats.source_kernel_exec_trace);
+  WriteStepStatsMeasures(json, stats, /*overlap_scope=*/true);
 
   json.Key("classification_policy").BeginObject();
   for (const ComponentStats& component : stats.components) {

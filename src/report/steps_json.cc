@@ -1,5 +1,6 @@
 // StepsToJson: per-step reference summaries and their steady-state distribution.
 #include "report/json_writer.h"
+#include "report/step_stats_json.h"
 #include "stepstat/steps.h"
 
 namespace stepstat {
@@ -29,38 +30,8 @@ void WriteStep(JsonWriter& json, const StepsReport& report, const StepRecord& st
   }
   json.Key("gpu_start_ns");
   s.gpu_operation_count == 0 ? json.Null() : json.Int(step.totals.first_start_ns);
-  json.Field("gpu_span_ns", s.gpu_span_ns)
-      .Field("gpu_operation_count", s.gpu_operation_count)
-      .Field("kernel_count", s.kernel_count)
-      .Field("kernel_time_ns", s.kernel_time_ns)
-      .Field("kernel_busy_percent_of_span", s.kernel_busy_percent_of_span);
-  json.Key("launch_gaps")
-      .BeginObject()
-      .Field("positive_gap_count", s.launch_gaps.positive_gap_count)
-      .Field("total_ns", s.launch_gaps.total_ns)
-      .Field("average_ns", s.launch_gaps.average_ns)
-      .Field("maximum_ns", s.launch_gaps.maximum_ns)
-      .EndObject();
-  json.Key("cpu_gpu_overlap");
-  if (s.cpu_gpu_overlap) {
-    json.BeginObject()
-        .Field("launch_api_union_ns", s.cpu_gpu_overlap->launch_api_union_ns)
-        .Field("launch_api_gpu_overlap_ns", s.cpu_gpu_overlap->launch_api_gpu_overlap_ns)
-        .Field("launch_api_overlap_percent", s.cpu_gpu_overlap->launch_api_overlap_percent)
-        .EndObject();
-  } else {
-    json.Null();
-  }
-  json.Key("components").BeginObject();
-  for (const ComponentStats& c : s.components) {
-    json.Key(c.name)
-        .BeginObject()
-        .Field("milliseconds", c.milliseconds)
-        .Field("percent_of_kernel_time", c.percent_of_kernel_time)
-        .Field("launches", c.launches)
-        .EndObject();
-  }
-  json.EndObject().EndObject();
+  WriteStepStatsMeasures(json, s, /*overlap_scope=*/false);
+  json.EndObject();
 }
 
 }  // namespace

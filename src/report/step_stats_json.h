@@ -1,0 +1,15 @@
+// The measured fields of one StepStats (span through components), shared by the summary
+// and by each step of `stepstat steps`, so the two cannot drift apart.
+#pragma once
+
+#include "report/json_writer.h"
+#include "stepstat/step_stats.h"
+
+namespace stepstat {
+
+/// Writes gpu_span_ns … kernel_busy_percent_of_span, launch_gaps, cpu_gpu_overlap and
+/// components as fields of the open object. `overlap_scope`: whether cpu_gpu_overlap names
+/// its scope (the reference does; per-step rows leave it out).
+void WriteStepStatsMeasures(JsonWriter& json, const StepStats& stats, bool overlap_scope);
+
+}  // namespace stepstat
