@@ -4,6 +4,8 @@
 #include <map>
 #include <utility>
 
+#include "analysis/period_cutter.h"
+
 namespace stepstat {
 
 namespace {
@@ -139,22 +141,49 @@ size_t CountOf(const Occurrences& occ, NameId id) {
   return id + 1 < occ.offsets.size() ? occ.Of(id).size() : 0;
 }
 
+// Whether any of `flags` is set within +-kDrift kernels of i.
+bool FlagNear(std::span<const uint8_t> flags, size_t i, size_t begin, size_t end) {
+  for (size_t j = std::max(begin, i >= kDrift ? i - kDrift : 0); j < end && j <= i + kDrift; ++j) {
+    if (flags[j]) return true;
+  }
+  return false;
+}
+
 // The phase whose kernels follow the largest median idle gap (give or take the drift);
-// ties go to the rarest name, then to the earliest phase. Returns the position of the cut
-// in the first period: the kernel right after the largest gap near that phase.
-size_t BestCut(std::span<const NameId> names, std::span<const int64_t> idle, size_t period,
-               size_t begin, size_t end, const Occurrences& occ) {
-  Phase best;
-  size_t best_count = 0;
+// ties go to the rarest name, then to the earliest phase. When host transfers are known,
+// a phase whose gap is comparable to the largest (at least half of it) and that follows a
+// host transfer in most periods wins over the larger gaps without one. Returns the position
+// of the cut in the first period: the kernel right after the largest gap near that phase.
+size_t BestCut(std::span<const NameId> names, std::span<const int64_t> idle,
+               std::span<const uint8_t> host_transfer, size_t period, size_t begin, size_t end,
+               const Occurrences& occ) {
+  struct Scored {
+    int64_t median_gap;
+    bool at_transfers;
+  };
+  std::vector<Scored> scores;
   std::vector<int64_t> gaps;
   for (size_t phase = 0; phase < period && begin + phase < end; ++phase) {
     gaps.clear();
+    size_t transfers = 0;
     for (size_t i = begin + phase; i < end; i += period) {
       gaps.push_back(IdleNear(idle, i, begin, end));
+      if (!host_transfer.empty()) transfers += FlagNear(host_transfer, i, begin, end);
     }
     auto middle = gaps.begin() + static_cast<std::ptrdiff_t>(gaps.size() / 2);
     std::nth_element(gaps.begin(), middle, gaps.end());
-    int64_t median = *middle;
+    scores.push_back({*middle, 2 * transfers >= gaps.size() && transfers > 0});
+  }
+  int64_t largest = 0;
+  for (const Scored& s : scores) largest = std::max(largest, s.median_gap);
+  bool prefer_transfers = std::any_of(scores.begin(), scores.end(), [&](const Scored& s) {
+    return s.at_transfers && s.median_gap > 0 && 2 * s.median_gap >= largest;
+  });
+  Phase best;
+  size_t best_count = 0;
+  for (size_t phase = 0; phase < scores.size(); ++phase) {
+    if (prefer_transfers && !scores[phase].at_transfers) continue;
+    int64_t median = scores[phase].median_gap;
     size_t count = CountOf(occ, names[begin + phase]);
     if (median > best.median_gap || (median == best.median_gap && count < best_count)) {
       best = {phase, median};
@@ -174,18 +203,6 @@ size_t BestCut(std::span<const NameId> names, std::span<const int64_t> idle, siz
   return cut;
 }
 
-// The index near `expected` (within `slack`, nearest first) that holds `anchor`, or
-// `expected` itself when none does. Noise (an extra or a missing kernel) shifts the
-// sequence; cutting at the anchor keeps every step aligned.
-size_t Resync(std::span<const NameId> names, NameId anchor, size_t expected, size_t slack,
-              size_t low, size_t high) {
-  for (size_t d = 0; d <= slack; ++d) {
-    if (expected + d < high && names[expected + d] == anchor) return expected + d;
-    if (d > 0 && expected >= low + d && names[expected - d] == anchor) return expected - d;
-  }
-  return expected;
-}
-
 // Steps cut at one phase of the period, walking forward from `begin`. The phase is chosen
 // over the first few periods only: noise makes the true cuts drift from a fixed phase.
 struct Cuts {
@@ -194,19 +211,19 @@ struct Cuts {
   int64_t median_gap = 0;       // idle time before the cuts
 };
 
-Cuts CutForward(std::span<const NameId> names, std::span<const int64_t> idle, size_t period,
-                size_t begin, size_t slack, const Occurrences& occ) {
+Cuts CutForward(std::span<const NameId> names, std::span<const int64_t> idle,
+                std::span<const uint8_t> host_transfer, size_t period, size_t begin, size_t slack,
+                const Occurrences& occ) {
   constexpr size_t kPhasePeriods = 8;
   const size_t n = names.size();
   size_t phase_end = std::min(n, begin + kPhasePeriods * period);
   Cuts cuts;
-  cuts.first = BestCut(names, idle, period, begin, phase_end, occ);
+  cuts.first = BestCut(names, idle, host_transfer, period, begin, phase_end, occ);
   NameId anchor = names[cuts.first];
   cuts.forward.push_back(cuts.first);
   for (size_t b = cuts.first; b + period < n;) {
-    size_t cut = Resync(names, anchor, b + period, slack, b + 1, n);
-    // A few kernels left after the last full step are that step's noise, not a new step.
-    if (cut <= b || n - cut < std::max<size_t>(1, period / 20)) break;
+    size_t cut = ResyncOnAnchor(names, anchor, b + period, slack, b + 1, n);
+    if (cut <= b || IsTailNoise(n - cut, period)) break;
     cuts.forward.push_back(cut);
     b = cut;
   }
@@ -218,16 +235,16 @@ Cuts CutForward(std::span<const NameId> names, std::span<const int64_t> idle, si
   return cuts;
 }
 
-size_t SlackOf(size_t period) { return std::max<size_t>(2, period / 20); }
-
 }  // namespace
 
 PeriodDetection DetectPeriod(std::span<const NameId> names, std::span<const int64_t> idle_before,
+                             std::span<const uint8_t> host_transfer_before,
                              const PeriodDetectorOptions& options) {
   PeriodDetection result;
   const size_t n = names.size();
   const size_t repeats = std::max<size_t>(options.min_repeats, 2);
   if (n < 2 * repeats || idle_before.size() != n) return result;
+  if (!host_transfer_before.empty() && host_transfer_before.size() != n) return result;
 
   // Statistics come from the last two thirds, past most warm-ups.
   const size_t tail_begin = n / 3;
@@ -256,7 +273,8 @@ PeriodDetection DetectPeriod(std::span<const NameId> names, std::span<const int6
     double rate = MatchRate(names, period, tail_begin, n);
     if (rate < options.min_match_rate) continue;
     int64_t gap =
-        CutForward(names, idle_before, period, tail_begin, SlackOf(period), occ).median_gap;
+        CutForward(names, idle_before, host_transfer_before, period, tail_begin, CutSlack(period), occ)
+            .median_gap;
     verified.push_back({period, rate, gap});
   }
   if (verified.empty()) return result;
@@ -279,14 +297,15 @@ PeriodDetection DetectPeriod(std::span<const NameId> names, std::span<const int6
   while (steady > 0 && names[steady - 1] == names[steady - 1 + p]) --steady;
   result.steady_start = steady;
 
-  size_t slack = SlackOf(p);
+  size_t slack = CutSlack(p);
   result.slack = slack;
-  Cuts cuts = CutForward(names, idle_before, p, steady, slack, occ);
+  Cuts cuts = CutForward(names, idle_before, host_transfer_before, p, steady, slack, occ);
   NameId anchor = names[cuts.first];
+  result.anchor = anchor;
 
   std::vector<size_t> before;  // cuts before the first, walking back through the warm-up
   for (size_t b = cuts.first; b >= p;) {
-    size_t cut = Resync(names, anchor, b - p, slack, 0, b);
+    size_t cut = ResyncOnAnchor(names, anchor, b - p, slack, 0, b);
     if (cut == 0 || cut >= b) break;
     before.push_back(cut);
     b = cut;

@@ -5,8 +5,18 @@
 // kernels must have d a multiple of p, which rules out the period of a repeated layer).
 // Among consistent candidates the smallest one whose cut falls at an idle gap comparable to
 // the best is taken, so a step is not mistaken for two. Steps are cut at one phase of the
-// period (the one with the largest median idle gap before it), re-synchronised on the
-// anchor name when noise shifts the sequence; a differing warm-up prefix becomes its own step.
+// period, re-synchronised on the anchor name when noise shifts the sequence; a differing
+// warm-up prefix becomes its own step.
+//
+// The phase: the one with the largest median idle gap before it, unless host transfers say
+// otherwise. A step ends where the host waits for the GPU (it reads results back, then
+// prepares and uploads the next inputs), so the boundary is an idle gap with copies between
+// host and device in it. A long gap inside a step (the host busy building the next layers,
+// the GPU resetting buffers meanwhile) has only device-side work in it and can be longer
+// than the sync between steps. So a phase that follows a host transfer in at least half
+// of the periods, with a median gap at least half of the largest, is preferred to any phase
+// without one. Unified-memory page migrations are not host transfers (they happen during
+// kernels, not at a sync). With no host transfers in the trace the rule is idle gaps alone.
 #pragma once
 
 #include <cstddef>
@@ -30,14 +40,18 @@ struct PeriodDetection {
   double match_rate = 0;    ///< of the chosen period in the steady part
   size_t steady_start = 0;  ///< where seq[i] == seq[i+p] starts to hold
   size_t slack = 0;         ///< how far a cut may move to stay on the anchor name
+  NameId anchor = 0;        ///< the name of the kernel every steady step starts with
   /// Kernel indexes where steps start, increasing, from 0. The first and last steps may be
   /// partial (shorter than period - slack): a warm-up prefix, a cut-off tail.
   std::vector<size_t> boundaries;
 };
 
-/// `names` are the kernels' name ids in start order; `idle_before[i]` is the GPU idle time
-/// before kernel i (0 when it overlaps earlier work), the same length as names.
+/// `names` are the kernels' name ids in start order; `idle_before[i]` is the kernels' idle
+/// time before kernel i (0 when it overlaps earlier kernels); `host_transfer_before[i]` is 1
+/// when a host<->device copy started after kernel i-1 and before kernel i (empty: unknown).
+/// The spans have the same length as names.
 PeriodDetection DetectPeriod(std::span<const NameId> names, std::span<const int64_t> idle_before,
+                             std::span<const uint8_t> host_transfer_before = {},
                              const PeriodDetectorOptions& options = {});
 
 }  // namespace stepstat

@@ -2,16 +2,16 @@
 // SQLite/Kineto file) → step ranges; without any, the kernel sequence → the period detector.
 // 2. Launch calls → each call's step, the key → step runs and each step's launch union.
 // 3. GPU operations → each op's step → the per-step accumulators. Every pass streams; what
-// stays is one accumulator per step (and, for the detector, the kernel name sequence).
+// stays is one accumulator per step (and, for the detector, a bounded prefix of the kernels).
 #include "stepstat/steps.h"
 
 #include <algorithm>
 #include <optional>
 
 #include "analysis/launched_kernels_sink.h"
-#include "analysis/period_detector.h"
 #include "analysis/steps_attribution.h"
 #include "analysis/steps_distribution.h"
+#include "analysis/steps_period.h"
 #include "analysis/steps_ranges.h"
 #include "analysis/steps_sink.h"
 
@@ -39,25 +39,6 @@ const TraceInput* LaunchSource(const StepsInputs& inputs) {
   }
   return nullptr;
 }
-
-// Kernels in start order with the idle time before each, for the period detector.
-class KernelSequenceSink : public TraceSink {
- public:
-  struct Kernel {
-    int64_t start, end;
-    NameId name;
-  };
-  Status OnGpuOps(std::span<const GpuOp> ops, const StringPool&) override {
-    for (const GpuOp& op : ops) {
-      if (op.kind == OpKind::kKernel) kernels.push_back({op.start_ns, op.end_ns(), op.name});
-    }
-    return Status::Ok();
-  }
-  Status OnLaunchCalls(std::span<const LaunchCall>, const StringPool&) override {
-    return Status::Ok();
-  }
-  std::vector<Kernel> kernels;
-};
 
 struct Plan {
   size_t step_count = 0;
@@ -182,49 +163,29 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
 Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& policy,
                                      const Classifier& classifier, const StepsOptions& options,
                                      StepsReport report) {
-  KernelSequenceSink sequence;
-  RETURN_IF_ERROR(ReadGpuSide(inputs.trace.gpu, sequence));
-  std::vector<KernelSequenceSink::Kernel>& kernels = sequence.kernels;
-  auto by_start = [](const auto& a, const auto& b) {
-    return a.start != b.start ? a.start < b.start : a.end < b.end;
-  };
-  if (!std::is_sorted(kernels.begin(), kernels.end(), by_start)) {
-    std::stable_sort(kernels.begin(), kernels.end(), by_start);
-  }
-  std::vector<NameId> names;
-  std::vector<int64_t> idle;
-  names.reserve(kernels.size());
-  idle.reserve(kernels.size());
-  int64_t frontier = kernels.empty() ? 0 : kernels.front().start;
-  for (const auto& k : kernels) {
-    names.push_back(k.name);
-    idle.push_back(std::max<int64_t>(0, k.start - frontier));
-    frontier = std::max(frontier, k.end);
-  }
-  PeriodDetection period = DetectPeriod(names, idle);
-  if (!period.found) {
+  ASSIGN_OR_RETURN(DetectedSteps detected, DetectStepsByPeriod([&](TraceSink& sink) {
+                     return ReadGpuSide(inputs.trace.gpu, sink);
+                   }));
+  if (!detected.found) {
     return ErrorAt(inputs.trace.gpu.display_name, 0,
                    "no step annotations and no repeating kernel sequence; give an NVTX trace "
                    "and --steps REGEX");
   }
-  report.source_detail = "period of " + std::to_string(period.period) + " kernels";
-  std::vector<int64_t> starts;
-  for (size_t i = 0; i < period.boundaries.size(); ++i) {
-    size_t first = period.boundaries[i];
-    size_t end = i + 1 < period.boundaries.size() ? period.boundaries[i + 1] : kernels.size();
+  report.source_detail = "period of " + std::to_string(detected.period) + " kernels";
+  const std::vector<size_t>& firsts = detected.first_kernels;
+  for (size_t i = 0; i < firsts.size(); ++i) {
+    size_t first = firsts[i];
+    size_t end = i + 1 < firsts.size() ? firsts[i + 1] : detected.kernel_count;
     StepRecord r;
     r.index = static_cast<int64_t>(i);
     r.name = "kernels " + std::to_string(first) + ".." + std::to_string(end - 1);
-    bool first_or_last = i == 0 || i + 1 == period.boundaries.size();
+    bool first_or_last = i == 0 || i + 1 == firsts.size();
     // A warm-up prefix or a cut-off tail: fewer kernels than a step by more than noise.
-    size_t short_by = std::max<size_t>(1, period.period / 100);
-    if (first_or_last && end - first + short_by <= period.period) r.flags |= kStepPartial;
+    size_t short_by = std::max<size_t>(1, detected.period / 100);
+    if (first_or_last && end - first + short_by <= detected.period) r.flags |= kStepPartial;
     report.steps.push_back(std::move(r));
-    starts.push_back(kernels[first].start);
   }
-  kernels = {};
-  names = {};
-  idle = {};
+  std::vector<int64_t> starts = std::move(detected.starts_ns);
 
   WindowStepFinder windows(std::move(starts));
   Plan plan;

@@ -1,0 +1,129 @@
+#include "analysis/steps_period.h"
+
+#include <algorithm>
+#include <string_view>
+
+namespace stepstat {
+
+namespace {
+
+// A copy between host and device memory, from its name as nsys ("[CUDA memcpy
+// Host-to-Device]", "... HtoD") or Kineto ("Memcpy DtoH (Device -> Pageable)") spell it.
+// Unified-memory page migrations happen under kernels, not at a host sync.
+bool IsHostTransferName(std::string_view name) {
+  if (name.find("Unified") != std::string_view::npos) return false;
+  for (std::string_view marker : {"Host-to-Device", "Device-to-Host", "HtoD", "DtoH"}) {
+    if (name.find(marker) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+// Turns GPU operations in start order into the detector's per-kernel inputs.
+class KernelFeed {
+ public:
+  explicit KernelFeed(StreamingPeriodDetector& detector) : detector_(detector) {}
+  void Kernel(int64_t start, int64_t end, NameId name) {
+    if (!seen_kernel_) frontier_ = start, seen_kernel_ = true;
+    detector_.Add(name, start, std::max<int64_t>(0, start - frontier_), transfer_pending_);
+    frontier_ = std::max(frontier_, end);
+    transfer_pending_ = false;
+  }
+  void HostTransfer() { transfer_pending_ = true; }
+
+ private:
+  StreamingPeriodDetector& detector_;
+  int64_t frontier_ = 0;
+  bool seen_kernel_ = false;
+  bool transfer_pending_ = false;
+};
+
+// Kernels and host transfers as they are read: streamed into the feed while kernels come
+// in start order; once one does not, the feed is dropped and `unsorted` is set.
+// With `buffer`, everything is kept instead, to be sorted.
+class KernelSequenceSink : public TraceSink {
+ public:
+  struct Op {
+    int64_t start, end;
+    NameId name;
+    bool kernel;
+  };
+  KernelSequenceSink(KernelFeed* feed) : feed_(feed) {}
+
+  Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& pool) override {
+    for (const GpuOp& op : ops) {
+      if (op.kind == OpKind::kKernel) {
+        Take({op.start_ns, op.end_ns(), op.name, true});
+      } else if (op.kind == OpKind::kMemcpy && IsHostTransfer(op.name, pool)) {
+        Take({op.start_ns, op.end_ns(), op.name, false});
+      }
+    }
+    return Status::Ok();
+  }
+  Status OnLaunchCalls(std::span<const LaunchCall>, const StringPool&) override {
+    return Status::Ok();
+  }
+  bool unsorted() const { return unsorted_; }
+  std::vector<Op>& buffered() { return buffered_; }
+
+ private:
+  void Take(const Op& op) {
+    if (!feed_) {
+      buffered_.push_back(op);
+      return;
+    }
+    if (op.kernel) {
+      if (seen_kernel_ && (op.start < last_start_ || (op.start == last_start_ && op.end < last_end_))) {
+        unsorted_ = true;
+        feed_ = nullptr;
+        return;
+      }
+      seen_kernel_ = true, last_start_ = op.start, last_end_ = op.end;
+      feed_->Kernel(op.start, op.end, op.name);
+    } else if (!unsorted_) {
+      feed_->HostTransfer();
+    }
+  }
+  bool IsHostTransfer(NameId id, const StringPool& pool) {
+    if (id >= is_transfer_.size()) is_transfer_.resize(static_cast<size_t>(id) + 1, -1);
+    if (is_transfer_[id] < 0) is_transfer_[id] = IsHostTransferName(pool.Get(id)) ? 1 : 0;
+    return is_transfer_[id] == 1;
+  }
+
+  KernelFeed* feed_;
+  bool unsorted_ = false;
+  bool seen_kernel_ = false;
+  int64_t last_start_ = 0, last_end_ = 0;
+  std::vector<int8_t> is_transfer_;  // by name id: -1 not looked at yet
+  std::vector<Op> buffered_;
+};
+
+}  // namespace
+
+Result<DetectedSteps> DetectStepsByPeriod(const std::function<Status(TraceSink&)>& read_gpu_ops) {
+  {
+    StreamingPeriodDetector detector;
+    KernelFeed feed(detector);
+    KernelSequenceSink streamed(&feed);
+    RETURN_IF_ERROR(read_gpu_ops(streamed));
+    if (!streamed.unsorted()) return detector.Finish();
+  }
+  KernelSequenceSink buffered(nullptr);
+  RETURN_IF_ERROR(read_gpu_ops(buffered));
+  std::vector<KernelSequenceSink::Op>& ops = buffered.buffered();
+  std::stable_sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) {
+    return a.start != b.start ? a.start < b.start : a.end < b.end;
+  });
+  StreamingPeriodDetector detector;
+  KernelFeed feed(detector);
+  for (const KernelSequenceSink::Op& op : ops) {
+    if (op.kernel) {
+      feed.Kernel(op.start, op.end, op.name);
+    } else {
+      feed.HostTransfer();
+    }
+  }
+  ops = {};
+  return detector.Finish();
+}
+
+}  // namespace stepstat
