@@ -19,6 +19,20 @@ bool IsTailNoise(size_t remaining, size_t period) {
   return remaining < std::max<size_t>(1, period / 20);
 }
 
+std::vector<size_t> WalkForward(std::span<const NameId> names, size_t period, NameId anchor,
+                                size_t first) {
+  std::vector<size_t> cuts;
+  const size_t n = names.size();
+  const size_t slack = CutSlack(period);
+  for (size_t b = first; b + period < n;) {
+    size_t cut = ResyncOnAnchor(names, anchor, b + period, slack, b + 1, n);
+    if (cut <= b || IsTailNoise(n - cut, period)) break;
+    cuts.push_back(cut);
+    b = cut;
+  }
+  return cuts;
+}
+
 StreamingCutter::StreamingCutter(size_t period, NameId anchor, size_t last_cut)
     : period_(std::max<size_t>(1, period)),
       slack_(CutSlack(period_)),

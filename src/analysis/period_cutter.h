@@ -25,8 +25,14 @@ size_t ResyncOnAnchor(std::span<const NameId> names, NameId anchor, size_t expec
 /// True when `remaining` kernels after a cut are the last step's noise, not a new step.
 bool IsTailNoise(size_t remaining, size_t period);
 
+/// The cuts after `first` (a kernel with the anchor name), walking forward over the whole
+/// sequence: each one period after the previous one, resynchronised on the anchor, until
+/// the kernels left are tail noise.
+std::vector<size_t> WalkForward(std::span<const NameId> names, size_t period, NameId anchor,
+                                size_t first);
+
 /// Continues a forward walk from a known cut, one kernel at a time, with exactly the cuts
-/// DetectPeriod would make on the whole sequence from that cut on.
+/// WalkForward makes on the whole sequence from that cut on.
 class StreamingCutter {
  public:
   struct Cut {

@@ -121,11 +121,6 @@ bool Consistent(size_t period, const std::vector<size_t>& regular_spacing) {
                      [&](size_t d) { return d < period || d % period == 0; });
 }
 
-struct Phase {
-  size_t phase = 0;
-  int64_t median_gap = -1;
-};
-
 // The largest idle time within +-kDrift kernels of i: over a few periods, noise moves the
 // true cut by a kernel or two away from a fixed phase.
 constexpr size_t kDrift = 2;
@@ -135,6 +130,11 @@ int64_t IdleNear(std::span<const int64_t> idle, size_t i, size_t begin, size_t e
     best = std::max(best, idle[j]);
   }
   return best;
+}
+
+// Kernel i follows the largest gap within the drift, and that gap is at least `level` > 0.
+bool GapHere(std::span<const int64_t> idle, size_t i, int64_t level, size_t begin, size_t end) {
+  return idle[i] > 0 && idle[i] >= level && idle[i] == IdleNear(idle, i, begin, end);
 }
 
 size_t CountOf(const Occurrences& occ, NameId id) {
@@ -150,16 +150,24 @@ bool FlagNear(std::span<const uint8_t> flags, size_t i, size_t begin, size_t end
 }
 
 // The phase whose kernels follow the largest median idle gap (give or take the drift);
-// ties go to the rarest name, then to the earliest phase. When host transfers are known,
-// a phase whose gap is comparable to the largest (at least half of it) and that follows a
-// host transfer in most periods wins over the larger gaps without one. Returns the position
-// of the cut in the first period: the kernel right after the largest gap near that phase.
+// ties go to the phase whose own kernel follows that largest gap in the most periods (the
+// drift makes a gap's neighbours tie with it), then to the rarest name, then to the earliest
+// phase.
+// When host transfers are known, a phase whose gap is comparable to the largest (at least
+// half of it) and that follows a host transfer in most periods wins over the larger gaps
+// without one. Returns the position of the first cut.
 size_t BestCut(std::span<const NameId> names, std::span<const int64_t> idle,
                std::span<const uint8_t> host_transfer, size_t period, size_t begin, size_t end,
                const Occurrences& occ) {
   struct Scored {
-    int64_t median_gap;
+    int64_t median_gap;  // of the largest gap within the drift
+    size_t hits;         // periods where that gap, at least the median, is right here
     bool at_transfers;
+  };
+  auto median_of = [](std::vector<int64_t>& values) {
+    auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+    std::nth_element(values.begin(), middle, values.end());
+    return *middle;
   };
   std::vector<Scored> scores;
   std::vector<int64_t> gaps;
@@ -170,30 +178,39 @@ size_t BestCut(std::span<const NameId> names, std::span<const int64_t> idle,
       gaps.push_back(IdleNear(idle, i, begin, end));
       if (!host_transfer.empty()) transfers += FlagNear(host_transfer, i, begin, end);
     }
-    auto middle = gaps.begin() + static_cast<std::ptrdiff_t>(gaps.size() / 2);
-    std::nth_element(gaps.begin(), middle, gaps.end());
-    scores.push_back({*middle, 2 * transfers >= gaps.size() && transfers > 0});
+    bool at_transfers = transfers > 0 && 2 * transfers >= gaps.size();
+    int64_t median = median_of(gaps);
+    size_t hits = 0;
+    for (size_t i = begin + phase; i < end; i += period) hits += GapHere(idle, i, median, begin, end);
+    scores.push_back({median, hits, at_transfers});
   }
   int64_t largest = 0;
   for (const Scored& s : scores) largest = std::max(largest, s.median_gap);
   bool prefer_transfers = std::any_of(scores.begin(), scores.end(), [&](const Scored& s) {
     return s.at_transfers && s.median_gap > 0 && 2 * s.median_gap >= largest;
   });
-  Phase best;
+  size_t best = 0;
+  bool have_best = false;
   size_t best_count = 0;
   for (size_t phase = 0; phase < scores.size(); ++phase) {
     if (prefer_transfers && !scores[phase].at_transfers) continue;
-    int64_t median = scores[phase].median_gap;
+    const Scored& s = scores[phase];
     size_t count = CountOf(occ, names[begin + phase]);
-    if (median > best.median_gap || (median == best.median_gap && count < best_count)) {
-      best = {phase, median};
-      best_count = count;
-    }
+    bool better = !have_best || s.median_gap > scores[best].median_gap ||
+                  (s.median_gap == scores[best].median_gap &&
+                   (s.hits > scores[best].hits ||
+                    (s.hits == scores[best].hits && count < best_count)));
+    if (better) best = phase, best_count = count, have_best = true;
   }
-  // The kernel right after the largest gap near that phase, looked for in the second period
-  // when there is one: the first kernel of a trace has no gap before it. The caller walks
-  // back from this cut to the earlier ones.
-  size_t center = begin + best.phase + (begin + best.phase + period < end ? period : 0);
+  // The first kernel of that phase that follows the largest gap near it: noise drifts the
+  // true cut away from a fixed phase, so the phase only says where to look. Without such a
+  // gap, the kernel right after the largest gap near the phase in the second period when
+  // there is one (the first kernel of a trace has no gap before it). The caller walks back
+  // from this cut to the earlier ones.
+  for (size_t i = begin + best; i < end; i += period) {
+    if (GapHere(idle, i, scores[best].median_gap, begin, end)) return i;
+  }
+  size_t center = begin + best + (begin + best + period < end ? period : 0);
   size_t cut = center;
   for (size_t j = center - std::min(kDrift, center - begin); j < end && j <= center + kDrift; ++j) {
     bool larger = idle[j] > idle[cut];
@@ -212,7 +229,7 @@ struct Cuts {
 };
 
 Cuts CutForward(std::span<const NameId> names, std::span<const int64_t> idle,
-                std::span<const uint8_t> host_transfer, size_t period, size_t begin, size_t slack,
+                std::span<const uint8_t> host_transfer, size_t period, size_t begin,
                 const Occurrences& occ) {
   constexpr size_t kPhasePeriods = 8;
   const size_t n = names.size();
@@ -221,12 +238,8 @@ Cuts CutForward(std::span<const NameId> names, std::span<const int64_t> idle,
   cuts.first = BestCut(names, idle, host_transfer, period, begin, phase_end, occ);
   NameId anchor = names[cuts.first];
   cuts.forward.push_back(cuts.first);
-  for (size_t b = cuts.first; b + period < n;) {
-    size_t cut = ResyncOnAnchor(names, anchor, b + period, slack, b + 1, n);
-    if (cut <= b || IsTailNoise(n - cut, period)) break;
-    cuts.forward.push_back(cut);
-    b = cut;
-  }
+  std::vector<size_t> after = WalkForward(names, period, anchor, cuts.first);
+  cuts.forward.insert(cuts.forward.end(), after.begin(), after.end());
   std::vector<int64_t> gaps;
   for (size_t cut : cuts.forward) gaps.push_back(idle[cut]);
   auto middle = gaps.begin() + static_cast<std::ptrdiff_t>(gaps.size() / 2);
@@ -273,7 +286,7 @@ PeriodDetection DetectPeriod(std::span<const NameId> names, std::span<const int6
     double rate = MatchRate(names, period, tail_begin, n);
     if (rate < options.min_match_rate) continue;
     int64_t gap =
-        CutForward(names, idle_before, host_transfer_before, period, tail_begin, CutSlack(period), occ)
+        CutForward(names, idle_before, host_transfer_before, period, tail_begin, occ)
             .median_gap;
     verified.push_back({period, rate, gap});
   }
@@ -299,7 +312,7 @@ PeriodDetection DetectPeriod(std::span<const NameId> names, std::span<const int6
 
   size_t slack = CutSlack(p);
   result.slack = slack;
-  Cuts cuts = CutForward(names, idle_before, host_transfer_before, p, steady, slack, occ);
+  Cuts cuts = CutForward(names, idle_before, host_transfer_before, p, steady, occ);
   NameId anchor = names[cuts.first];
   result.anchor = anchor;
 

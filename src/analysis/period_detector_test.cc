@@ -12,11 +12,13 @@ namespace {
 struct KernelRun {
   std::vector<NameId> names;
   std::vector<int64_t> idle;
+  std::vector<uint8_t> host_transfer;
   std::vector<size_t> step_starts;
 
-  void Kernel(NameId id, int64_t idle_before = 100) {
+  void Kernel(NameId id, int64_t idle_before = 100, bool after_host_transfer = false) {
     names.push_back(id);
     idle.push_back(idle_before);
+    host_transfer.push_back(after_host_transfer ? 1 : 0);
   }
 };
 
@@ -125,6 +127,53 @@ TEST(PeriodDetector, WithoutIdleGapsCutsAtTheRarestName) {
   for (size_t i = 1; i < d.boundaries.size(); ++i) EXPECT_EQ(cut.names[d.boundaries[i]], 0u);
 }
 
+// Like the synthetic DiT step: the host syncs between steps (an idle gap with inputs going up
+// and results coming back), and inside each step it pauses longer while the GPU resets
+// buffers (device-only work), before kernel `pause_at`.
+KernelRun RunWithHostPause(int steps, size_t pause_at, int64_t sync_gap, int64_t pause_gap,
+                           std::mt19937* jitter = nullptr) {
+  KernelRun run;
+  auto around = [&](int64_t gap) {
+    return jitter ? gap / 2 + static_cast<int64_t>((*jitter)() % static_cast<uint32_t>(gap))
+                  : gap;
+  };
+  for (int s = 0; s < steps; ++s) {
+    run.step_starts.push_back(run.names.size());
+    run.Kernel(0, around(sync_gap), /*after_host_transfer=*/true);
+    for (size_t k = 1; k < 400; ++k) {
+      run.Kernel(static_cast<NameId>(1 + k % 10), k == pause_at ? around(pause_gap) : 100);
+    }
+    run.Kernel(11);
+  }
+  return run;
+}
+
+TEST(PeriodDetector, HostTransfersMarkTheStepNotALongerDevicePause) {
+  for (unsigned seed : {1u, 2u, 3u}) {
+    std::mt19937 jitter(seed);
+    KernelRun run = RunWithHostPause(30, 30, 2'500'000, 4'000'000, &jitter);
+    PeriodDetection d = DetectPeriod(run.names, run.idle, run.host_transfer);
+    ASSERT_TRUE(d.found) << "seed " << seed;
+    EXPECT_EQ(d.period, 401u);
+    EXPECT_EQ(d.boundaries, run.step_starts) << "seed " << seed;
+    // Without the transfers the longer pause wins: the evidence is what moves the cut.
+    PeriodDetection blind = DetectPeriod(run.names, run.idle);
+    ASSERT_TRUE(blind.found);
+    ASSERT_GE(blind.boundaries.size(), 2u);
+    EXPECT_EQ(blind.boundaries[1], 30u) << "seed " << seed;
+  }
+}
+
+TEST(PeriodDetector, HostTransfersAtASmallGapDoNotMoveTheCut) {
+  // A transfer marks the phase, but its gap is less than half the largest: idle gaps decide.
+  KernelRun run = RunWithHostPause(20, 30, 100'000, 4'000'000);
+  PeriodDetection d = DetectPeriod(run.names, run.idle, run.host_transfer);
+  ASSERT_TRUE(d.found);
+  ASSERT_GE(d.boundaries.size(), 2u);
+  EXPECT_EQ(d.boundaries[1], 30u);
+  for (size_t i = 1; i < d.boundaries.size(); ++i) EXPECT_EQ(d.boundaries[i] % 401, 30u);
+}
+
 TEST(PeriodDetector, RandomSequenceHasNoPeriod) {
   std::mt19937 random(3);
   std::vector<NameId> names(20000);
@@ -141,6 +190,10 @@ TEST(PeriodDetector, TooShortOrMismatchedInputIsNotFound) {
   std::vector<int64_t> wrong_length = {0};
   std::vector<NameId> longer(100, 1);
   EXPECT_FALSE(DetectPeriod(longer, wrong_length).found);
+  std::vector<int64_t> idle_100(100, 0);
+  std::vector<uint8_t> transfers_wrong = {1};
+  EXPECT_FALSE(DetectPeriod(longer, idle_100, transfers_wrong).found);
+  EXPECT_TRUE(DetectPeriod(longer, idle_100).found);
 }
 
 }  // namespace

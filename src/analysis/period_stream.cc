@@ -4,13 +4,47 @@
 
 namespace stepstat {
 
+LongerStructureWatch::LongerStructureWatch(std::span<const NameId> prefix, size_t period)
+    : period_(std::max<size_t>(1, period)) {
+  for (NameId id : prefix) {
+    if (id >= prefix_count_.size()) prefix_count_.resize(static_cast<size_t>(id) + 1, 0);
+    prefix_count_[id] = static_cast<uint8_t>(std::min(3, prefix_count_[id] + 1));
+  }
+}
+
+bool LongerStructureWatch::Add(NameId name, size_t index) {
+  if (name < prefix_count_.size() && prefix_count_[name] > 2) return false;
+  auto [it, inserted] = rare_.try_emplace(name);
+  Recurrence& r = it->second;
+  if (!inserted) {
+    size_t distance = index - r.last;
+    // Steady: the same distance as last time, give or take a missing or extra kernel.
+    bool steady = r.recurrences > 0 && distance + 2 >= r.distance && distance <= r.distance + 2;
+    r.steady += steady;
+    ++r.recurrences;
+    r.distance = distance;
+    size_t off = distance % period_;
+    bool whole_periods = distance >= period_ && std::min(off, period_ - off) <= period_ / 20;
+    if (r.steady >= 2 && 2 * r.steady >= r.recurrences && !whole_periods) return true;
+  }
+  r.last = index;
+  return false;
+}
+
 StreamingPeriodDetector::StreamingPeriodDetector(size_t prefix_kernels)
     : prefix_cap_(std::max<size_t>(1, prefix_kernels)) {}
 
 void StreamingPeriodDetector::Add(NameId name, int64_t start_ns, int64_t idle_before,
                                   bool host_transfer_before) {
   ++count_;
+  if (contradicted_) return;
   if (cutter_) {
+    if (watch_->Add(name, count_ - 1)) {
+      contradicted_ = true;
+      cutter_.reset();
+      watch_.reset();
+      return;
+    }
     cutter_->Add(name, start_ns);
     return;
   }
@@ -43,7 +77,9 @@ bool StreamingPeriodDetector::TryPrefix() {
   for (size_t k = 0; k < final_cuts; ++k) Emit(d.boundaries[k], starts_[d.boundaries[k]]);
   result_.found = true;
   result_.period = d.period;
+  result_.detected_on = n;
   cutter_.emplace(d.period, d.anchor, last);
+  watch_.emplace(names_, d.period);
   for (size_t i = last + 1; i < n; ++i) cutter_->Add(names_[i], starts_[i]);
   names_ = {};
   starts_ = {};
@@ -54,12 +90,19 @@ bool StreamingPeriodDetector::TryPrefix() {
 
 DetectedSteps StreamingPeriodDetector::Finish() {
   result_.kernel_count = count_;
+  if (contradicted_) {
+    DetectedSteps retry;
+    retry.kernel_count = count_;
+    retry.needs_whole_sequence = true;
+    return retry;
+  }
   if (cutter_) {
     cutter_->Finish();
     for (const StreamingCutter::Cut& cut : cutter_->cuts()) Emit(cut.index, cut.start_ns);
     cutter_.reset();
     return std::move(result_);
   }
+  result_.detected_on = names_.size();
   PeriodDetection d = DetectPeriod(names_, idle_, host_transfer_);
   if (d.found) {
     result_.found = true;

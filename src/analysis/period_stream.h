@@ -8,11 +8,22 @@
 // sequence is used, exactly as DetectPeriod would. Cuts in the prefix are kept only up to
 // the last one whose look-ahead lay inside it, so the result equals DetectPeriod on the
 // whole sequence whenever the prefix yields the same period and anchor.
+//
+// A prefix cannot see a structure longer than itself: a step of many identical layers
+// looks like the layer's period until the step's own kernels (embedding, loss, optimizer)
+// recur. So the rest of the trace is watched: a name the prefix saw at most twice that then
+// recurs three times at the same distance (give or take two kernels), that distance not a
+// whole number of periods, contradicts the period, and the caller must detect again on the
+// whole sequence (needs_whole_sequence). A name recurring every few whole periods (a
+// checkpoint every 10 steps) does not. What no watch can catch: a trace that ends less than
+// four of its steps after a prefix too short for them.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "analysis/period_cutter.h"
@@ -24,8 +35,30 @@ struct DetectedSteps {
   bool found = false;
   size_t period = 0;
   size_t kernel_count = 0;
+  size_t detected_on = 0;  ///< kernels held to detect the period: the prefix, or all of them
   std::vector<size_t> first_kernels;  ///< each step's first kernel index, from 0, increasing
   std::vector<int64_t> starts_ns;     ///< that kernel's start, one per step
+  /// The trace contradicted the period found on the prefix: nothing was found, detect
+  /// again with a prefix that holds every kernel.
+  bool needs_whole_sequence = false;
+};
+
+/// Names the prefix saw at most twice, and whether one of them recurs in the rest of the
+/// trace at a steady distance that is not a whole number of periods.
+class LongerStructureWatch {
+ public:
+  LongerStructureWatch(std::span<const NameId> prefix, size_t period);
+  /// Kernel `index` of the whole sequence, after the prefix; true once contradicted.
+  bool Add(NameId name, size_t index);
+
+ private:
+  struct Recurrence {
+    size_t last = 0, distance = 0;
+    uint32_t recurrences = 0, steady = 0;
+  };
+  size_t period_;
+  std::vector<uint8_t> prefix_count_;  // by name id, at most 3
+  std::unordered_map<NameId, Recurrence> rare_;
 };
 
 class StreamingPeriodDetector {
@@ -52,6 +85,8 @@ class StreamingPeriodDetector {
   std::vector<int64_t> idle_;
   std::vector<uint8_t> host_transfer_;
   std::optional<StreamingCutter> cutter_;
+  std::optional<LongerStructureWatch> watch_;
+  bool contradicted_ = false;
   DetectedSteps result_;
 };
 

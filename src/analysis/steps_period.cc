@@ -1,6 +1,7 @@
 #include "analysis/steps_period.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <string_view>
 
 namespace stepstat {
@@ -47,7 +48,7 @@ class KernelSequenceSink : public TraceSink {
     NameId name;
     bool kernel;
   };
-  KernelSequenceSink(KernelFeed* feed) : feed_(feed) {}
+  explicit KernelSequenceSink(KernelFeed* feed) : feed_(feed) {}
 
   Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& pool) override {
     for (const GpuOp& op : ops) {
@@ -97,23 +98,27 @@ class KernelSequenceSink : public TraceSink {
   std::vector<Op> buffered_;
 };
 
-}  // namespace
+// One streaming read into a detector holding at most `prefix_kernels` to detect; `unsorted`
+// when kernels were not in start order (the result is then meaningless).
+Result<DetectedSteps> ReadStreaming(const std::function<Status(TraceSink&)>& read_gpu_ops,
+                                    size_t prefix_kernels, bool& unsorted) {
+  StreamingPeriodDetector detector(prefix_kernels);
+  KernelFeed feed(detector);
+  KernelSequenceSink streamed(&feed);
+  RETURN_IF_ERROR(read_gpu_ops(streamed));
+  unsorted = streamed.unsorted();
+  return detector.Finish();
+}
 
-Result<DetectedSteps> DetectStepsByPeriod(const std::function<Status(TraceSink&)>& read_gpu_ops) {
-  {
-    StreamingPeriodDetector detector;
-    KernelFeed feed(detector);
-    KernelSequenceSink streamed(&feed);
-    RETURN_IF_ERROR(read_gpu_ops(streamed));
-    if (!streamed.unsorted()) return detector.Finish();
-  }
+// Everything buffered, sorted by start, then detected on the whole sequence.
+Result<DetectedSteps> ReadBuffered(const std::function<Status(TraceSink&)>& read_gpu_ops) {
   KernelSequenceSink buffered(nullptr);
   RETURN_IF_ERROR(read_gpu_ops(buffered));
   std::vector<KernelSequenceSink::Op>& ops = buffered.buffered();
   std::stable_sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) {
     return a.start != b.start ? a.start < b.start : a.end < b.end;
   });
-  StreamingPeriodDetector detector;
+  StreamingPeriodDetector detector(SIZE_MAX);
   KernelFeed feed(detector);
   for (const KernelSequenceSink::Op& op : ops) {
     if (op.kernel) {
@@ -124,6 +129,19 @@ Result<DetectedSteps> DetectStepsByPeriod(const std::function<Status(TraceSink&)
   }
   ops = {};
   return detector.Finish();
+}
+
+}  // namespace
+
+Result<DetectedSteps> DetectStepsByPeriod(const std::function<Status(TraceSink&)>& read_gpu_ops) {
+  bool unsorted = false;
+  ASSIGN_OR_RETURN(DetectedSteps steps,
+                   ReadStreaming(read_gpu_ops, StreamingPeriodDetector::kDefaultPrefixKernels,
+                                 unsorted));
+  if (unsorted) return ReadBuffered(read_gpu_ops);
+  if (!steps.needs_whole_sequence) return steps;
+  // The prefix's period was contradicted by a longer structure: hold every kernel.
+  return ReadStreaming(read_gpu_ops, SIZE_MAX, unsorted);
 }
 
 }  // namespace stepstat
