@@ -3,10 +3,12 @@
 // run summarizes to the reference GB10 step (the synthetic step 0 is fitted to it).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "stepstat/read.h"
 #include "stepstat/report.h"
 #include "stepstat/steps.h"
 #include "synth/synth.h"
@@ -23,13 +25,16 @@ struct SynthRun {
   synth::SynthResult files;
 };
 
-SynthRun WriteRun(int64_t steps, const std::string& tag) {
+SynthRun WriteRun(int64_t steps, const std::string& tag, int streams = 1,
+                 uint64_t seed = synth::kDefaultSeed) {
   SynthRun run;
   run.dir = fs::temp_directory_path() / ("stepstat_steps_synth_" + tag);
   fs::create_directories(run.dir);
   synth::SynthOptions options;
   options.out_base = run.dir / "run";
   options.steps = steps;
+  options.streams = streams;
+  options.seed = seed;
   options.nvtx = true;
   Result<synth::SynthResult> written = synth::WriteSynthTraces(options);
   EXPECT_TRUE(written.ok()) << written.status().message();
@@ -83,25 +88,77 @@ TEST(StepsSynth, NvtxStepsHoldEveryKernelAndStepZeroIsTheReference) {
   fs::remove_all(run.dir);
 }
 
-TEST(StepsSynth, DetectorFindsTheStepLengthWithoutAnnotations) {
-  SynthRun run = WriteRun(5, "period");
-  Policy policy = BuiltinPolicy(kDefaultPolicyName).value();
-  Result<StepsInputs> inputs = ResolveStepsInputs({(run.dir / "run").string()});
-  ASSERT_TRUE(inputs.ok()) << inputs.status().message();
-  Result<StepsReport> report = AnalyzeSteps(inputs.value(), policy, StepsOptions{});
-  ASSERT_TRUE(report.ok()) << report.status().message();
-  EXPECT_EQ(report->source, StepSourceKind::kPeriodDetector);
-  EXPECT_EQ(report->source_detail, "period of 2744 kernels");
-  // The cut may sit at another idle gap than the true one (the synthetic step has a host
-  // pause as long as the sync between steps), but every complete step is one step long.
-  int64_t complete = 0;
-  for (const StepRecord& step : report->steps) {
-    if (step.flags & kStepPartial) continue;
-    EXPECT_EQ(step.totals.kernel_count, kStepKernels) << step.index;
-    ++complete;
+// Kernel starts of a GPU trace, sorted.
+class KernelStarts : public TraceSink {
+ public:
+  Status OnGpuOps(std::span<const GpuOp> ops, const StringPool&) override {
+    for (const GpuOp& op : ops) {
+      if (op.kind == OpKind::kKernel) starts.push_back(op.start_ns);
+    }
+    return Status::Ok();
   }
-  EXPECT_GE(complete, 4);
+  Status OnLaunchCalls(std::span<const LaunchCall>, const StringPool&) override {
+    return Status::Ok();
+  }
+  std::vector<int64_t> starts;
+};
+
+// The first kernel index of a detected step, from its name "kernels a..b".
+size_t FirstKernelOf(const StepRecord& step) {
+  return static_cast<size_t>(std::stoull(step.name.substr(std::string("kernels ").size())));
+}
+
+// Without annotations, the detector must cut exactly where the synth's steps begin: each
+// detected step starts at the first kernel after its NVTX range opened and holds the same
+// kernels as that range. The synthetic step pauses the host inside each step longer than
+// the sync between steps, so idle gaps alone would cut at the pause.
+void ExpectDetectedStepsAreTheSynthSteps(int64_t steps, int streams, uint64_t seed) {
+  SCOPED_TRACE(testing::Message() << "streams " << streams << " seed " << seed);
+  SynthRun run = WriteRun(steps, "period_" + std::to_string(streams) + "_" + std::to_string(seed),
+                          streams, seed);
+  Policy policy = BuiltinPolicy(kDefaultPolicyName).value();
+  Result<StepsInputs> bare = ResolveStepsInputs({(run.dir / "run").string()});
+  ASSERT_TRUE(bare.ok()) << bare.status().message();
+  Result<StepsReport> detected = AnalyzeSteps(bare.value(), policy, StepsOptions{});
+  ASSERT_TRUE(detected.ok()) << detected.status().message();
+  EXPECT_EQ(detected->source, StepSourceKind::kPeriodDetector);
+  EXPECT_EQ(detected->source_detail, "period of 2744 kernels");
+
+  Result<StepsInputs> annotated =
+      ResolveStepsInputs({(run.dir / "run").string(), run.files.nvtx_trace.string()});
+  ASSERT_TRUE(annotated.ok()) << annotated.status().message();
+  StepsOptions by_nvtx;
+  by_nvtx.range_regex = "^denoise_step$";
+  Result<StepsReport> truth = AnalyzeSteps(annotated.value(), policy, by_nvtx);
+  ASSERT_TRUE(truth.ok()) << truth.status().message();
+  ASSERT_EQ(truth->steps.size(), static_cast<size_t>(steps));
+
+  KernelStarts kernels;
+  ASSERT_TRUE(ReadInput(run.files.gpu_trace, "gpu", InputKind::kNsysGpuTraceCsv, kernels).ok());
+  std::sort(kernels.starts.begin(), kernels.starts.end());
+
+  ASSERT_EQ(detected->steps.size(), truth->steps.size());
+  for (size_t i = 0; i < detected->steps.size(); ++i) {
+    const StepRecord& step = detected->steps[i];
+    EXPECT_EQ(step.flags & kStepPartial, 0u) << i;
+    EXPECT_EQ(step.totals.kernel_count, kStepKernels) << i;
+    EXPECT_EQ(step.totals.kernel_count, truth->steps[i].totals.kernel_count) << i;
+    EXPECT_EQ(step.totals.kernel_time_ns, truth->steps[i].totals.kernel_time_ns) << i;
+    // The true first kernel: the first to start after the step's range opened.
+    auto first = std::lower_bound(kernels.starts.begin(), kernels.starts.end(),
+                                  truth->steps[i].cpu_start_ns);
+    ASSERT_NE(first, kernels.starts.end());
+    size_t index = FirstKernelOf(step);
+    ASSERT_LT(index, kernels.starts.size());
+    EXPECT_EQ(kernels.starts[index], *first) << i;
+  }
   fs::remove_all(run.dir);
+}
+
+TEST(StepsSynth, DetectorCutsEveryStepWhereTheSynthStartedIt) {
+  ExpectDetectedStepsAreTheSynthSteps(6, 1, synth::kDefaultSeed);
+  ExpectDetectedStepsAreTheSynthSteps(5, 1, 7);
+  ExpectDetectedStepsAreTheSynthSteps(5, 3, 11);
 }
 
 }  // namespace
