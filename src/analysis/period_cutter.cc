@@ -6,8 +6,8 @@ namespace stepstat {
 
 size_t CutSlack(size_t period) { return std::max<size_t>(2, period / 20); }
 
-size_t ResyncOnAnchor(std::span<const NameId> names, NameId anchor, size_t expected,
-                      size_t slack, size_t low, size_t high) {
+size_t ResyncOnAnchor(std::span<const NameId> names, NameId anchor, size_t expected, size_t slack,
+                      size_t low, size_t high) {
   for (size_t d = 0; d <= slack; ++d) {
     if (expected + d < high && names[expected + d] == anchor) return expected + d;
     if (d > 0 && expected >= low + d && names[expected - d] == anchor) return expected - d;
@@ -67,7 +67,8 @@ void StreamingCutter::Accept(size_t cut) {
   last_cut_ = cut;
   size_t next_begin = std::max(cut + 1, cut + period_ - std::min(slack_, period_));
   size_t drop = std::min(next_begin - window_begin_, window_names_.size());
-  window_names_.erase(window_names_.begin(), window_names_.begin() + static_cast<std::ptrdiff_t>(drop));
+  window_names_.erase(window_names_.begin(),
+                      window_names_.begin() + static_cast<std::ptrdiff_t>(drop));
   window_starts_.erase(window_starts_.begin(),
                        window_starts_.begin() + static_cast<std::ptrdiff_t>(drop));
   window_begin_ = next_begin;

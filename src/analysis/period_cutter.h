@@ -19,8 +19,8 @@ size_t CutSlack(size_t period);
 
 /// The index near `expected` (within `slack`, nearest first, later first on a tie) that
 /// holds `anchor` and lies in [low, high), or `expected` itself when none does.
-size_t ResyncOnAnchor(std::span<const NameId> names, NameId anchor, size_t expected,
-                      size_t slack, size_t low, size_t high);
+size_t ResyncOnAnchor(std::span<const NameId> names, NameId anchor, size_t expected, size_t slack,
+                      size_t low, size_t high);
 
 /// True when `remaining` kernels after a cut are the last step's noise, not a new step.
 bool IsTailNoise(size_t remaining, size_t period);

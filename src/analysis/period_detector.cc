@@ -181,7 +181,8 @@ size_t BestCut(std::span<const NameId> names, std::span<const int64_t> idle,
     bool at_transfers = transfers > 0 && 2 * transfers >= gaps.size();
     int64_t median = median_of(gaps);
     size_t hits = 0;
-    for (size_t i = begin + phase; i < end; i += period) hits += GapHere(idle, i, median, begin, end);
+    for (size_t i = begin + phase; i < end; i += period)
+      hits += GapHere(idle, i, median, begin, end);
     scores.push_back({median, hits, at_transfers});
   }
   int64_t largest = 0;
@@ -196,10 +197,10 @@ size_t BestCut(std::span<const NameId> names, std::span<const int64_t> idle,
     if (prefer_transfers && !scores[phase].at_transfers) continue;
     const Scored& s = scores[phase];
     size_t count = CountOf(occ, names[begin + phase]);
-    bool better = !have_best || s.median_gap > scores[best].median_gap ||
-                  (s.median_gap == scores[best].median_gap &&
-                   (s.hits > scores[best].hits ||
-                    (s.hits == scores[best].hits && count < best_count)));
+    bool better =
+        !have_best || s.median_gap > scores[best].median_gap ||
+        (s.median_gap == scores[best].median_gap &&
+         (s.hits > scores[best].hits || (s.hits == scores[best].hits && count < best_count)));
     if (better) best = phase, best_count = count, have_best = true;
   }
   // The first kernel of that phase that follows the largest gap near it: noise drifts the
@@ -286,8 +287,7 @@ PeriodDetection DetectPeriod(std::span<const NameId> names, std::span<const int6
     double rate = MatchRate(names, period, tail_begin, n);
     if (rate < options.min_match_rate) continue;
     int64_t gap =
-        CutForward(names, idle_before, host_transfer_before, period, tail_begin, occ)
-            .median_gap;
+        CutForward(names, idle_before, host_transfer_before, period, tail_begin, occ).median_gap;
     verified.push_back({period, rate, gap});
   }
   if (verified.empty()) return result;

@@ -134,8 +134,7 @@ KernelRun RunWithHostPause(int steps, size_t pause_at, int64_t sync_gap, int64_t
                            std::mt19937* jitter = nullptr) {
   KernelRun run;
   auto around = [&](int64_t gap) {
-    return jitter ? gap / 2 + static_cast<int64_t>((*jitter)() % static_cast<uint32_t>(gap))
-                  : gap;
+    return jitter ? gap / 2 + static_cast<int64_t>((*jitter)() % static_cast<uint32_t>(gap)) : gap;
   };
   for (int s = 0; s < steps; ++s) {
     run.step_starts.push_back(run.names.size());

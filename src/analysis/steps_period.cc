@@ -73,7 +73,8 @@ class KernelSequenceSink : public TraceSink {
       return;
     }
     if (op.kernel) {
-      if (seen_kernel_ && (op.start < last_start_ || (op.start == last_start_ && op.end < last_end_))) {
+      if (seen_kernel_ &&
+          (op.start < last_start_ || (op.start == last_start_ && op.end < last_end_))) {
         unsorted_ = true;
         feed_ = nullptr;
         return;
@@ -135,9 +136,9 @@ Result<DetectedSteps> ReadBuffered(const std::function<Status(TraceSink&)>& read
 
 Result<DetectedSteps> DetectStepsByPeriod(const std::function<Status(TraceSink&)>& read_gpu_ops) {
   bool unsorted = false;
-  ASSIGN_OR_RETURN(DetectedSteps steps,
-                   ReadStreaming(read_gpu_ops, StreamingPeriodDetector::kDefaultPrefixKernels,
-                                 unsorted));
+  ASSIGN_OR_RETURN(
+      DetectedSteps steps,
+      ReadStreaming(read_gpu_ops, StreamingPeriodDetector::kDefaultPrefixKernels, unsorted));
   if (unsorted) return ReadBuffered(read_gpu_ops);
   if (!steps.needs_whole_sequence) return steps;
   // The prefix's period was contradicted by a longer structure: hold every kernel.

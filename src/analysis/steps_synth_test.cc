@@ -26,7 +26,7 @@ struct SynthRun {
 };
 
 SynthRun WriteRun(int64_t steps, const std::string& tag, int streams = 1,
-                 uint64_t seed = synth::kDefaultSeed) {
+                  uint64_t seed = synth::kDefaultSeed) {
   SynthRun run;
   run.dir = fs::temp_directory_path() / ("stepstat_steps_synth_" + tag);
   fs::create_directories(run.dir);
