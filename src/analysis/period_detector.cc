@@ -150,24 +150,16 @@ bool FlagNear(std::span<const uint8_t> flags, size_t i, size_t begin, size_t end
 }
 
 // The phase whose kernels follow the largest median idle gap (give or take the drift);
-// ties go to the phase whose own kernel follows that largest gap in the most periods (the
-// drift makes a gap's neighbours tie with it), then to the rarest name, then to the earliest
-// phase.
-// When host transfers are known, a phase whose gap is comparable to the largest (at least
-// half of it) and that follows a host transfer in most periods wins over the larger gaps
-// without one. Returns the position of the first cut.
+// ties go to the rarest name, then to the earliest phase. When host transfers are known, a
+// phase whose gap is comparable to the largest (at least half of it) and that follows a
+// host transfer in most periods wins over the larger gaps without one. Returns the
+// position of the first cut.
 size_t BestCut(std::span<const NameId> names, std::span<const int64_t> idle,
                std::span<const uint8_t> host_transfer, size_t period, size_t begin, size_t end,
                const Occurrences& occ) {
   struct Scored {
     int64_t median_gap;  // of the largest gap within the drift
-    size_t hits;         // periods where that gap, at least the median, is right here
     bool at_transfers;
-  };
-  auto median_of = [](std::vector<int64_t>& values) {
-    auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
-    std::nth_element(values.begin(), middle, values.end());
-    return *middle;
   };
   std::vector<Scored> scores;
   std::vector<int64_t> gaps;
@@ -178,12 +170,9 @@ size_t BestCut(std::span<const NameId> names, std::span<const int64_t> idle,
       gaps.push_back(IdleNear(idle, i, begin, end));
       if (!host_transfer.empty()) transfers += FlagNear(host_transfer, i, begin, end);
     }
-    bool at_transfers = transfers > 0 && 2 * transfers >= gaps.size();
-    int64_t median = median_of(gaps);
-    size_t hits = 0;
-    for (size_t i = begin + phase; i < end; i += period)
-      hits += GapHere(idle, i, median, begin, end);
-    scores.push_back({median, hits, at_transfers});
+    auto middle = gaps.begin() + static_cast<std::ptrdiff_t>(gaps.size() / 2);
+    std::nth_element(gaps.begin(), middle, gaps.end());
+    scores.push_back({*middle, transfers > 0 && 2 * transfers >= gaps.size()});
   }
   int64_t largest = 0;
   for (const Scored& s : scores) largest = std::max(largest, s.median_gap);
@@ -197,26 +186,26 @@ size_t BestCut(std::span<const NameId> names, std::span<const int64_t> idle,
     if (prefer_transfers && !scores[phase].at_transfers) continue;
     const Scored& s = scores[phase];
     size_t count = CountOf(occ, names[begin + phase]);
-    bool better =
-        !have_best || s.median_gap > scores[best].median_gap ||
-        (s.median_gap == scores[best].median_gap &&
-         (s.hits > scores[best].hits || (s.hits == scores[best].hits && count < best_count)));
+    bool better = !have_best || s.median_gap > scores[best].median_gap ||
+                  (s.median_gap == scores[best].median_gap && count < best_count);
     if (better) best = phase, best_count = count, have_best = true;
   }
-  // The first kernel of that phase that follows the largest gap near it: noise drifts the
-  // true cut away from a fixed phase, so the phase only says where to look. Without such a
-  // gap, the kernel right after the largest gap near the phase in the second period when
-  // there is one (the first kernel of a trace has no gap before it). The caller walks back
-  // from this cut to the earlier ones.
-  for (size_t i = begin + best; i < end; i += period) {
-    if (GapHere(idle, i, scores[best].median_gap, begin, end)) return i;
-  }
+  // The kernel right after the largest gap near that phase, looked for in the second period
+  // when there is one: the first kernel of a trace has no gap before it. The caller walks
+  // back from this cut to the earlier ones.
+  const int64_t level = scores[best].median_gap;
   size_t center = begin + best + (begin + best + period < end ? period : 0);
   size_t cut = center;
   for (size_t j = center - std::min(kDrift, center - begin); j < end && j <= center + kDrift; ++j) {
     bool larger = idle[j] > idle[cut];
     bool rarer = idle[j] == idle[cut] && CountOf(occ, names[j]) < CountOf(occ, names[cut]);
     if (larger || rarer) cut = j;
+  }
+  if (idle[cut] >= level) return cut;
+  // Noise drifted the gap out of reach there (a phase is fixed, the true cuts move a kernel
+  // or two per step): the first kernel of that phase right after a gap as large as usual.
+  for (size_t i = begin + best; i < end; i += period) {
+    if (GapHere(idle, i, level, begin, end)) return i;
   }
   return cut;
 }

@@ -108,6 +108,35 @@ TEST(PeriodDetector, NoiseDoesNotShiftTheCuts) {
   }
 }
 
+TEST(PeriodDetector, NoiseThatDriftsThePhaseStillCutsAtTheGap) {
+  // Short steps (52 kernels) and a kernel missing or extra every 250: over the periods
+  // that choose the phase, the step's first kernel drifts by a few kernels, out of reach
+  // of a fixed phase. The cut must still be the kernel after the step's gap (name 0).
+  for (unsigned seed : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u}) {
+    std::mt19937 random(seed);
+    KernelRun run;
+    for (NameId k = 20; k < 20 + seed % 3 * 13; ++k) run.Kernel(k, 10);
+    Shape shape;
+    shape.layers = 5;
+    for (int s = 0; s < 20; ++s) {
+      run.step_starts.push_back(run.names.size());
+      run.Kernel(0, shape.step_gap);
+      for (int layer = 0; layer < shape.layers; ++layer) {
+        for (NameId k = 1; k <= 10; ++k) {
+          if (random() % 500 == 0) continue;
+          run.Kernel(k);
+          if (random() % 500 == 0) run.Kernel(50);
+        }
+      }
+      run.Kernel(11);
+    }
+    PeriodDetection d = DetectPeriod(run.names, run.idle);
+    ASSERT_TRUE(d.found) << "seed " << seed;
+    EXPECT_EQ(d.period, 52u) << "seed " << seed;
+    EXPECT_EQ(d.anchor, 0u) << "seed " << seed;
+  }
+}
+
 TEST(PeriodDetector, WithoutIdleGapsCutsAtTheRarestName) {
   Shape shape;
   shape.step_gap = 0;
