@@ -38,9 +38,9 @@ class KernelFeed {
   bool transfer_pending_ = false;
 };
 
-// Kernels and host transfers as they are read: streamed into the feed while kernels come
-// in start order; once one does not, the feed is dropped and `unsorted` is set.
-// With `buffer`, everything is kept instead, to be sorted.
+// Kernels and host transfers as they are read: streamed into `feed` while kernels come in
+// start order; once one does not, the rest is ignored and `unsorted` is set. Without a
+// feed, everything is kept instead, to be sorted.
 class KernelSequenceSink : public TraceSink {
  public:
   struct Op {
@@ -48,7 +48,7 @@ class KernelSequenceSink : public TraceSink {
     NameId name;
     bool kernel;
   };
-  explicit KernelSequenceSink(KernelFeed* feed) : feed_(feed) {}
+  explicit KernelSequenceSink(KernelFeed* feed) : feed_(feed), buffer_(feed == nullptr) {}
 
   Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& pool) override {
     for (const GpuOp& op : ops) {
@@ -68,20 +68,20 @@ class KernelSequenceSink : public TraceSink {
 
  private:
   void Take(const Op& op) {
-    if (!feed_) {
+    if (buffer_) {
       buffered_.push_back(op);
       return;
     }
+    if (unsorted_) return;
     if (op.kernel) {
       if (seen_kernel_ &&
           (op.start < last_start_ || (op.start == last_start_ && op.end < last_end_))) {
         unsorted_ = true;
-        feed_ = nullptr;
         return;
       }
       seen_kernel_ = true, last_start_ = op.start, last_end_ = op.end;
       feed_->Kernel(op.start, op.end, op.name);
-    } else if (!unsorted_) {
+    } else {
       feed_->HostTransfer();
     }
   }
@@ -92,6 +92,7 @@ class KernelSequenceSink : public TraceSink {
   }
 
   KernelFeed* feed_;
+  bool buffer_;
   bool unsorted_ = false;
   bool seen_kernel_ = false;
   int64_t last_start_ = 0, last_end_ = 0;

@@ -161,5 +161,40 @@ TEST(StepsSynth, DetectorCutsEveryStepWhereTheSynthStartedIt) {
   ExpectDetectedStepsAreTheSynthSteps(5, 3, 11);
 }
 
+TEST(StepsSynth, DetectorGivesTheSameStepsForAnUnsortedGpuTrace) {
+  SynthRun run = WriteRun(4, "period_unsorted");
+  // The same rows with each pair swapped: out of start order, read again and sorted.
+  std::istringstream rows(ReadAll(run.files.gpu_trace));
+  std::string header, first, second, shuffled;
+  std::getline(rows, header);
+  shuffled = header + "\n";
+  while (std::getline(rows, first)) {
+    if (std::getline(rows, second)) shuffled += second + "\n";
+    shuffled += first + "\n";
+  }
+  fs::path unsorted = run.dir / "unsorted_cuda_gpu_trace.csv";
+  std::ofstream(unsorted, std::ios::binary) << shuffled;
+
+  Policy policy = BuiltinPolicy(kDefaultPolicyName).value();
+  auto steps_of = [&](const fs::path& gpu) {
+    Result<StepsInputs> inputs = ResolveStepsInputs({gpu.string()});
+    EXPECT_TRUE(inputs.ok()) << inputs.status().message();
+    return AnalyzeSteps(inputs.value(), policy, StepsOptions{});
+  };
+  Result<StepsReport> sorted_report = steps_of(run.files.gpu_trace);
+  Result<StepsReport> unsorted_report = steps_of(unsorted);
+  ASSERT_TRUE(sorted_report.ok()) << sorted_report.status().message();
+  ASSERT_TRUE(unsorted_report.ok()) << unsorted_report.status().message();
+  ASSERT_EQ(sorted_report->steps.size(), 4u);
+  ASSERT_EQ(unsorted_report->steps.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(unsorted_report->steps[i].name, sorted_report->steps[i].name);
+    EXPECT_EQ(unsorted_report->steps[i].totals.kernel_count, kStepKernels);
+    EXPECT_EQ(unsorted_report->steps[i].totals.kernel_time_ns,
+              sorted_report->steps[i].totals.kernel_time_ns);
+  }
+  fs::remove_all(run.dir);
+}
+
 }  // namespace
 }  // namespace stepstat
