@@ -129,6 +129,23 @@ std::string NvtxText(const GeneratedRun& run) {
   return text;
 }
 
+// The same ranges as nsys's nvtx_gpu_proj_trace writes them: CPU times in the Orig columns,
+// the projection onto the GPU in the first ones, and a first row for GPU work outside them.
+std::string NvtxProjectionText(const GeneratedRun& run) {
+  std::string text =
+      "Name,Projected Start (ns),Projected Duration (ns),Orig Start (ns),Orig Duration (ns),"
+      "Style,PID,TID,NumGPUOps,Lvl,NumChild,RangeId,ParentId,RangeStack\n"
+      ",1,1,,,,42,42,0,,0,,,\n";
+  for (size_t s = 0; s < run.ranges.size(); ++s) {
+    auto [start, end] = run.ranges[s];
+    std::string id = std::to_string(s + 1);
+    text += "\"train_step, denoise\"," + std::to_string(start + 7) + "," +
+            std::to_string(end - start) + "," + std::to_string(start) + "," +
+            std::to_string(end - start) + ",PushPop,42,42,9,0,0," + id + ",,:" + id + "\n";
+  }
+  return text;
+}
+
 void WriteFile(const fs::path& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
@@ -236,6 +253,21 @@ TEST(StepsPipeline, NvtxRangesWithKernExecJoinByKernelStart) {
     EXPECT_EQ(report->steps[s].totals.launch_union_ns, TotalLength(api_union));
     EXPECT_EQ(report->steps[s].totals.launch_overlap_ns, IntersectionLength(api_union, gpu_union));
   }
+  fs::remove_all(files.dir);
+}
+
+TEST(StepsPipeline, NvtxGpuProjectionGivesTheSameSteps) {
+  GeneratedRun run = Generate(8, 1);
+  Files files = WriteRun(run, "nvtx_proj");
+  fs::path projection = files.dir / "run_nvtx_gpu_proj_trace.csv";
+  WriteFile(projection, NvtxProjectionText(run));
+  Result<StepsReport> report =
+      Analyze({files.gpu.string(), files.kern_exec.string(), projection.string()}, "train_step");
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  EXPECT_EQ(report->attribution, StepAttribution::kLaunchKernelStart);
+  EXPECT_EQ(report->range_trace, projection.string());
+  ExpectTrueSteps(*report, run);
+  ExpectSumsMatchWholeTrace(*report, files);
   fs::remove_all(files.dir);
 }
 
