@@ -4,14 +4,17 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "stepstat/details.h"
 #include "stepstat/policy.h"
 #include "stepstat/status.h"
 #include "stepstat/step_stats.h"
+#include "stepstat/trace.h"
 
 namespace stepstat {
 
@@ -125,11 +128,30 @@ struct StepsReport {
 Result<StepsReport> AnalyzeSteps(const StepsInputs& inputs, const Policy& policy,
                                  const StepsOptions& options);
 
+/// Reads one step of the run again, as AnalyzeSteps attributed it: the launch calls, then the
+/// GPU operations that belong to it, into `sink` (what a capture cut by hand around that step
+/// would hold). Returns what each input file held.
+using StepReplay = std::function<Result<std::vector<InputDetails>>(size_t step, TraceSink& sink)>;
+/// Called with the finished report and a replay valid during the call.
+using StepsConsumer = std::function<Status(const StepsReport& report, const StepReplay& replay)>;
+
+/// AnalyzeSteps, then `then(report, replay)`; an error from `then` fails the call.
+Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& policy,
+                                     const StepsOptions& options, const StepsConsumer& then);
+
 /// The reference summary of one step, as `summarize` would print it for a hand-cut trace.
 StepStats StepStatsOf(const StepsReport& report, const StepRecord& step, const Policy& policy);
 
 /// "median" (the median_step) or a step index; an error names the valid range.
 Result<size_t> ChooseStep(const StepsReport& report, std::string_view which);
+
+/// `summarize --step`: the reference summary of one step (`which` as for ChooseStep) and,
+/// when `details` is not null, its details, computed from that step's own operations as for a
+/// capture cut by hand around it. The summary is StepStatsOf's; a replay that disagrees with
+/// it is reported as an internal error rather than printed.
+Result<StepStats> SummarizeStep(const StepsInputs& inputs, const Policy& policy,
+                                const StepsOptions& options, std::string_view which,
+                                Details* details);
 
 }  // namespace stepstat
 

@@ -10,6 +10,7 @@
 
 #include "analysis/launched_kernels_sink.h"
 #include "analysis/period_detector.h"
+#include "analysis/step_filter_sink.h"
 #include "analysis/steps_attribution.h"
 #include "analysis/steps_distribution.h"
 #include "analysis/steps_ranges.h"
@@ -62,6 +63,8 @@ class KernelSequenceSink : public TraceSink {
 struct Plan {
   size_t step_count = 0;
   std::function<int32_t(const LaunchCall&)> launch_step;  // empty: no launch pass
+  std::function<void(const LaunchCall&, int32_t)> on_launch;  // optional: the launch pass's
+                                                              // bookkeeping (not on replays)
   std::function<int32_t(const GpuOp&)> op_step;
   std::function<void()> after_launches;  // optional
 };
@@ -76,7 +79,11 @@ Result<std::vector<StepTotals>> Accumulate(const StepsInputs& inputs, const Poli
         plan.step_count, [&](std::string_view name) { return classifier.Classify(name); },
         components, options.dominant_kernel_fraction, buffered);
     if (plan.launch_step) {
-      StepLaunchSink launch_sink(steps, plan.launch_step);
+      StepLaunchSink launch_sink(steps, [&plan](const LaunchCall& call) {
+        int32_t step = plan.launch_step(call);
+        if (plan.on_launch) plan.on_launch(call, step);
+        return step;
+      });
       const TraceInput& source = *LaunchSource(inputs);
       RETURN_IF_ERROR(
           ReadInput(source.path, source.display_name, source.kind, launch_sink).status());
@@ -91,6 +98,45 @@ Result<std::vector<StepTotals>> Accumulate(const StepsInputs& inputs, const Poli
     return steps.TakeTotals();
   }
   return Status::Error("unreachable");
+}
+
+InputDetails InputDetailsOf(const TraceInput& input, const ReadReport& report) {
+  return {input.display_name, std::string(InputKindName(report.kind)), report.layout,
+          report.time_unit, report.rows};
+}
+
+// Reads one step again as `plan` attributes it: its launch calls, then its GPU operations.
+Result<std::vector<InputDetails>> ReplayStep(const StepsInputs& inputs, const Plan& plan,
+                                             size_t step, TraceSink& sink) {
+  const auto index = static_cast<int32_t>(step);
+  std::vector<InputDetails> read;
+  const TraceInput* launches = plan.launch_step ? LaunchSource(inputs) : nullptr;
+  if (launches) {
+    StepFilterSink calls(sink, index, plan.launch_step, nullptr);
+    ASSIGN_OR_RETURN(ReadReport report,
+                     ReadInput(launches->path, launches->display_name, launches->kind, calls));
+    if (launches != &inputs.trace.gpu) read.push_back(InputDetailsOf(*launches, report));
+  }
+  StepFilterSink ops(sink, index, nullptr, plan.op_step);
+  LaunchedKernelsSink launched(ops, /*forward_launch_calls=*/false);
+  const TraceInput& gpu = inputs.trace.gpu;
+  TraceSink& target =
+      gpu.kind == InputKind::kNsysKernExecTraceCsv ? static_cast<TraceSink&>(launched) : ops;
+  ASSIGN_OR_RETURN(ReadReport report, ReadInput(gpu.path, gpu.display_name, gpu.kind, target));
+  read.insert(read.begin(), InputDetailsOf(gpu, report));
+  return read;
+}
+
+// Finishes the report (warm-up, flags, distribution), then lets `then` replay steps while
+// the attribution is still at hand.
+Status Conclude(const StepsInputs& inputs, const Plan& plan, const Policy& policy,
+                const StepsOptions& options, const StepsConsumer& then, StepsReport& report) {
+  FinishStepsReport(report, policy, options);
+  if (!then) return Status::Ok();
+  StepReplay replay = [&](size_t step, TraceSink& sink) {
+    return ReplayStep(inputs, plan, step, sink);
+  };
+  return then(report, replay);
 }
 
 // Keys that join a GPU op to its launch call: correlation ids when the launch source has
@@ -115,7 +161,8 @@ struct KeyChoice {
 
 Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
                                const Classifier& classifier, const StepsOptions& options,
-                               std::vector<StepRange> ranges, StepsReport report) {
+                               const StepsConsumer& then, std::vector<StepRange> ranges,
+                               StepsReport report) {
   for (size_t i = 0; i < ranges.size(); ++i) {
     StepRecord r;
     r.index = static_cast<int64_t>(i);
@@ -144,12 +191,13 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
   StepKeyRuns runs;
   int64_t attributed_calls = 0;
   if (launches) {
-    plan.launch_step = [&](const LaunchCall& call) {
-      int32_t step = finder.StepOf(call.pid, call.tid, call.api_start_ns);
+    plan.launch_step = [&finder](const LaunchCall& call) {
+      return finder.StepOf(call.pid, call.tid, call.api_start_ns);
+    };
+    plan.on_launch = [&](const LaunchCall& call, int32_t step) {
       int64_t key = keys.Of(call);
       if (key >= 0) runs.Add(key, step);
       attributed_calls += step != kNoStep;
-      return step;
     };
     plan.after_launches = [&runs] { runs.Freeze(); };
     plan.op_step = [&](const GpuOp& op) {
@@ -167,6 +215,7 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
     // No launch call fell in a step range (or none can be joined): GPU time windows it is,
     // and no per-step launch overlap.
     plan.launch_step = nullptr;
+    plan.on_launch = nullptr;
     plan.after_launches = nullptr;
     plan.op_step = by_window;
     report.attribution = StepAttribution::kGpuTimeWindow;
@@ -176,12 +225,13 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
   if (launches) report.launch_trace = launches->display_name;
   for (size_t i = 0; i < ranges.size(); ++i) report.steps[i].totals = std::move(totals[i]);
   report.outside = std::move(totals.back());
+  RETURN_IF_ERROR(Conclude(inputs, plan, policy, options, then, report));
   return report;
 }
 
 Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& policy,
                                      const Classifier& classifier, const StepsOptions& options,
-                                     StepsReport report) {
+                                     const StepsConsumer& then, StepsReport report) {
   KernelSequenceSink sequence;
   RETURN_IF_ERROR(ReadGpuSide(inputs.trace.gpu, sequence));
   std::vector<KernelSequenceSink::Kernel>& kernels = sequence.kernels;
@@ -234,10 +284,11 @@ Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& po
   int64_t joined = 0;
   if (launches) {
     // A launch belongs to the step of the kernel it launched.
-    plan.launch_step = [&](const LaunchCall& call) {
-      if (call.kernel_start_ns < 0) return kNoStep;
-      ++joined;
-      return windows.StepOf(call.kernel_start_ns);
+    plan.launch_step = [&windows](const LaunchCall& call) {
+      return call.kernel_start_ns < 0 ? kNoStep : windows.StepOf(call.kernel_start_ns);
+    };
+    plan.on_launch = [&joined](const LaunchCall& call, int32_t) {
+      joined += call.kernel_start_ns >= 0;
     };
   }
   ASSIGN_OR_RETURN(std::vector<StepTotals> totals,
@@ -245,6 +296,7 @@ Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& po
   if (launches && joined > 0) report.launch_trace = launches->display_name;
   for (size_t i = 0; i < report.steps.size(); ++i) report.steps[i].totals = std::move(totals[i]);
   report.outside = std::move(totals.back());
+  RETURN_IF_ERROR(Conclude(inputs, plan, policy, options, then, report));
   return report;
 }
 
@@ -252,6 +304,11 @@ Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& po
 
 Result<StepsReport> AnalyzeSteps(const StepsInputs& inputs, const Policy& policy,
                                  const StepsOptions& options) {
+  return AnalyzeStepsThen(inputs, policy, options, nullptr);
+}
+
+Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& policy,
+                                     const StepsOptions& options, const StepsConsumer& then) {
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
   StepsReport report;
   report.gpu_trace = inputs.trace.gpu.display_name;
@@ -286,19 +343,15 @@ Result<StepsReport> AnalyzeSteps(const StepsInputs& inputs, const Policy& policy
     if (!ranges.empty()) report.range_trace = range_file->display_name;
   }
 
-  Result<StepsReport> result = Status::Error("not run");
   if (!ranges.empty()) {
     report.source = by_regex ? StepSourceKind::kRanges : StepSourceKind::kProfilerStep;
     report.source_detail = by_regex ? options.range_regex : std::string("ProfilerStep#N");
-    result = FromRanges(inputs, policy, classifier, options, std::move(ranges), std::move(report));
-  } else {
-    report.source = StepSourceKind::kPeriodDetector;
-    report.attribution = StepAttribution::kGpuTimeWindow;
-    result = FromKernelPeriod(inputs, policy, classifier, options, std::move(report));
+    return FromRanges(inputs, policy, classifier, options, then, std::move(ranges),
+                      std::move(report));
   }
-  if (!result.ok()) return result;
-  FinishStepsReport(result.value(), policy, options);
-  return result;
+  report.source = StepSourceKind::kPeriodDetector;
+  report.attribution = StepAttribution::kGpuTimeWindow;
+  return FromKernelPeriod(inputs, policy, classifier, options, then, std::move(report));
 }
 
 }  // namespace stepstat

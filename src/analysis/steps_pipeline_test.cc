@@ -7,6 +7,8 @@
 #include <random>
 
 #include "core/intervals.h"
+#include "report/details_json.h"
+#include "stepstat/details.h"
 #include "stepstat/report.h"
 #include "stepstat/step_stats.h"
 #include "stepstat/steps.h"
@@ -322,6 +324,46 @@ TEST(StepsPipeline, OneStepEqualsAHandCutTrace) {
   }
   EXPECT_FALSE(ChooseStep(*report, "9").ok());
   EXPECT_FALSE(ChooseStep(*report, "x").ok());
+  fs::remove_all(files.dir);
+}
+
+// `summarize --step N --details` reads the step again through the summary pipeline: the
+// same summary as the per-step accumulators, and the details of a trace cut by hand.
+TEST(StepsPipeline, OneStepsDetailsEqualAHandCutTraces) {
+  GeneratedRun run = Generate(7, 6);
+  Files files = WriteRun(run, "details");
+  Result<StepsInputs> inputs =
+      ResolveStepsInputs({files.gpu.string(), files.kern_exec.string(), files.nvtx.string()});
+  ASSERT_TRUE(inputs.ok()) << inputs.status().message();
+  StepsOptions options;
+  options.range_regex = "train_step";
+  for (std::string which : {"0", "median", "6"}) {
+    SCOPED_TRACE("step " + which);
+    Details details;
+    Result<StepStats> actual = SummarizeStep(*inputs, TestPolicy(), options, which, &details);
+    ASSERT_TRUE(actual.ok()) << actual.status().message();
+    Result<StepsReport> report = AnalyzeSteps(*inputs, TestPolicy(), options);
+    ASSERT_TRUE(report.ok());
+    size_t step = ChooseStep(*report, which).value();
+
+    fs::path gpu = files.dir / "cut_cuda_gpu_trace.csv", kexec = files.dir / "cut_kexec.csv";
+    WriteFile(gpu, GpuTraceText(run, static_cast<int>(step)));
+    WriteFile(kexec, KernExecText(run, static_cast<int>(step)));
+    Result<SummaryInputs> cut = ResolveInputs({gpu.string(), kexec.string()});
+    ASSERT_TRUE(cut.ok());
+    Details expected_details;
+    Result<StepStats> expected = SummarizeWithDetails(cut.value(), TestPolicy(), expected_details);
+    ASSERT_TRUE(expected.ok()) << expected.status().message();
+    // What differs by construction: the files named and the rows they held.
+    actual->source_gpu_trace = expected->source_gpu_trace;
+    actual->source_kernel_exec_trace = expected->source_kernel_exec_trace;
+    ASSERT_EQ(details.data_quality.inputs.size(), 2u);
+    EXPECT_EQ(details.data_quality.inputs[0].rows, static_cast<int64_t>(run.kernels.size() +
+                                                                        run.copies.size()));
+    details.data_quality.inputs = expected_details.data_quality.inputs;
+    EXPECT_EQ(StepStatsWithDetailsToJson(*actual, details),
+              StepStatsWithDetailsToJson(*expected, expected_details));
+  }
   fs::remove_all(files.dir);
 }
 

@@ -1,4 +1,4 @@
-// `stepstat steps`: per-step statistics across a whole run; and the `summarize --step` path.
+// `stepstat steps`: per-step statistics across a whole run.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -46,16 +46,6 @@ int RunSteps(const StepsCommandOptions& options) {
 }
 
 }  // namespace
-
-Result<StepStats> SummarizeOneStep(const std::vector<std::string>& inputs, const Policy& policy,
-                                   const std::string& steps_regex, const std::string& which) {
-  ASSIGN_OR_RETURN(StepsInputs resolved, ResolveStepsInputs(inputs));
-  StepsOptions options;
-  options.range_regex = steps_regex;
-  ASSIGN_OR_RETURN(StepsReport report, AnalyzeSteps(resolved, policy, options));
-  ASSIGN_OR_RETURN(size_t index, ChooseStep(report, which));
-  return StepStatsOf(report, report.steps[index], policy);
-}
 
 void AddStepsCommand(CLI::App& app, Action& action) {
   auto options = std::make_shared<StepsCommandOptions>();
