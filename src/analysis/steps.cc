@@ -1,8 +1,9 @@
 // AnalyzeSteps: the passes over the inputs. 1. CPU ranges (an NVTX CSV, or the ranges of a
 // SQLite/Kineto file) → step ranges; without any, the kernel sequence → the period detector.
-// 2. Launch calls → each call's step, the key → step runs and each step's launch union.
-// 3. GPU operations → each op's step → the per-step accumulators. Every pass streams; what
-// stays is one accumulator per step (and, for the detector, the kernel name sequence).
+// 2. Launch calls → each call's step and the key → step runs. 3. Launch calls and GPU
+// operations at once, on two threads → each one's step → the per-step accumulators
+// (steps_accumulate.cc). Every pass streams; what stays is one accumulator per step (and,
+// for the detector, the kernel name sequence).
 #include "stepstat/steps.h"
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "analysis/launched_kernels_sink.h"
 #include "analysis/period_detector.h"
 #include "analysis/step_filter_sink.h"
+#include "analysis/steps_accumulate.h"
 #include "analysis/steps_attribution.h"
 #include "analysis/steps_distribution.h"
 #include "analysis/steps_ranges.h"
@@ -19,27 +21,6 @@
 namespace stepstat {
 
 namespace {
-
-bool HoldsLaunchesAndOps(InputKind kind) {
-  return kind == InputKind::kNsysSqlite || kind == InputKind::kKinetoJson;
-}
-
-Status ReadGpuSide(const TraceInput& input, TraceSink& sink) {
-  LaunchedKernelsSink launched(sink, /*forward_launch_calls=*/false);
-  TraceSink& target =
-      input.kind == InputKind::kNsysKernExecTraceCsv ? static_cast<TraceSink&>(launched) : sink;
-  return ReadInput(input.path, input.display_name, input.kind, target).status();
-}
-
-// The file that holds launch calls, if any.
-const TraceInput* LaunchSource(const StepsInputs& inputs) {
-  if (inputs.trace.launches) return &*inputs.trace.launches;
-  InputKind kind = inputs.trace.gpu.kind;
-  if (HoldsLaunchesAndOps(kind) || kind == InputKind::kNsysKernExecTraceCsv) {
-    return &inputs.trace.gpu;
-  }
-  return nullptr;
-}
 
 // Kernels in start order with the idle time before each, for the period detector.
 class KernelSequenceSink : public TraceSink {
@@ -59,46 +40,6 @@ class KernelSequenceSink : public TraceSink {
   }
   std::vector<Kernel> kernels;
 };
-
-struct Plan {
-  size_t step_count = 0;
-  std::function<int32_t(const LaunchCall&)> launch_step;  // empty: no launch pass
-  std::function<void(const LaunchCall&, int32_t)> on_launch;  // optional: the launch pass's
-                                                              // bookkeeping (not on replays)
-  std::function<int32_t(const GpuOp&)> op_step;
-  std::function<void()> after_launches;  // optional
-};
-
-// Runs the launch and GPU passes; a GPU trace out of order is read again, buffered.
-Result<std::vector<StepTotals>> Accumulate(const StepsInputs& inputs, const Policy& policy,
-                                           const Classifier& classifier,
-                                           const StepsOptions& options, const Plan& plan) {
-  const int components = static_cast<int>(policy.components.size()) + 1;
-  for (bool buffered : {false, true}) {
-    StepAccumulators steps(
-        plan.step_count, [&](std::string_view name) { return classifier.Classify(name); },
-        components, options.dominant_kernel_fraction, buffered);
-    if (plan.launch_step) {
-      StepLaunchSink launch_sink(steps, [&plan](const LaunchCall& call) {
-        int32_t step = plan.launch_step(call);
-        if (plan.on_launch) plan.on_launch(call, step);
-        return step;
-      });
-      const TraceInput& source = *LaunchSource(inputs);
-      RETURN_IF_ERROR(
-          ReadInput(source.path, source.display_name, source.kind, launch_sink).status());
-    }
-    steps.FinishLaunches();
-    if (plan.after_launches) plan.after_launches();
-    StepGpuSink gpu_sink(steps, plan.op_step, inputs.trace.gpu.display_name);
-    Status read = ReadGpuSide(inputs.trace.gpu, gpu_sink);
-    if (steps.unsorted() && !buffered) continue;
-    RETURN_IF_ERROR(read);
-    steps.FinishOps();
-    return steps.TakeTotals();
-  }
-  return Status::Error("unreachable");
-}
 
 InputDetails InputDetailsOf(const TraceInput& input, const ReadReport& report) {
   return {input.display_name, std::string(InputKindName(report.kind)), report.layout,
