@@ -96,8 +96,6 @@ void StepOverlapMeter::PopFront(Step& s, int side) {
   if (++s.head[side] == s.pending[side].size()) {
     s.pending[side].clear();
     s.head[side] = 0;
-    // A step's burst of components is over: give its memory back.
-    if (s.pending[side].capacity() > 256) s.pending[side].shrink_to_fit();
   }
 }
 
@@ -130,7 +128,11 @@ void StepOverlapMeter::SweepLocked(int side) {
     Consume(s);
     s.active = s.open[kKernels] || s.open[kLaunches] || Pending(s, kKernels) ||
                Pending(s, kLaunches);
-    if (s.active) active_[kept++] = step;
+    if (s.active) {
+      active_[kept++] = step;
+    } else {  // most likely done for good: hold nothing for it
+      for (std::vector<Interval>& pending : s.pending) std::vector<Interval>().swap(pending);
+    }
   }
   active_.resize(kept);
   progressed_.notify_all();
