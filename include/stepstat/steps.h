@@ -160,6 +160,10 @@ namespace stepstat {
 /// The steps report as JSON, printed as Python's json.dumps(report, indent=2) would (plus a
 /// final newline): per-step summaries with the reference keys, then the steady state.
 std::string StepsToJson(const StepsReport& report, const Policy& policy);
+/// The same, handed to `write` in pieces of about a megabyte as it is written: a run of
+/// 100k steps is 160 MB of JSON, which need not sit in memory.
+void WriteStepsJson(const StepsReport& report, const Policy& policy,
+                    const std::function<void(std::string_view)>& write);
 /// One aligned text row per step, then the steady-state distribution.
 std::string StepsToTable(const StepsReport& report, const Policy& policy);
 /// The same as GitHub Markdown tables.

@@ -104,6 +104,7 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
                                const Classifier& classifier, const StepsOptions& options,
                                const StepsConsumer& then, std::vector<StepRange> ranges,
                                StepsReport report) {
+  report.steps.reserve(ranges.size());
   for (size_t i = 0; i < ranges.size(); ++i) {
     StepRecord r;
     r.index = static_cast<int64_t>(i);

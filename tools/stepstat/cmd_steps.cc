@@ -37,7 +37,11 @@ int RunSteps(const StepsCommandOptions& options) {
   if (!report.ok()) return Fail(report.status());
   switch (ChooseFormat(options.format, options.output)) {
     case OutputFormat::kJson:
-      return Emit(StepsToJson(report.value(), policy.value()), options.output);
+      return EmitStreamed(
+          [&](const std::function<void(std::string_view)>& write) {
+            WriteStepsJson(report.value(), policy.value(), write);
+          },
+          options.output);
     case OutputFormat::kMarkdown:
       return Emit(StepsToMarkdown(report.value(), policy.value()), options.output);
     case OutputFormat::kTable: break;
