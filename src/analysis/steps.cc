@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "analysis/launched_kernels_sink.h"
+#include "analysis/details_values.h"
 #include "analysis/period_detector.h"
 #include "analysis/step_filter_sink.h"
 #include "analysis/steps_accumulate.h"
@@ -41,11 +41,6 @@ class KernelSequenceSink : public TraceSink {
   std::vector<Kernel> kernels;
 };
 
-InputDetails InputDetailsOf(const TraceInput& input, const ReadReport& report) {
-  return {input.display_name, std::string(InputKindName(report.kind)), report.layout,
-          report.time_unit, report.rows};
-}
-
 // Reads one step again as `plan` attributes it: its launch calls, then its GPU operations.
 Result<std::vector<InputDetails>> ReplayStep(const StepsInputs& inputs, const Plan& plan,
                                              size_t step, TraceSink& sink) {
@@ -59,12 +54,8 @@ Result<std::vector<InputDetails>> ReplayStep(const StepsInputs& inputs, const Pl
     if (launches != &inputs.trace.gpu) read.push_back(InputDetailsOf(*launches, report));
   }
   StepFilterSink ops(sink, index, nullptr, plan.op_step);
-  LaunchedKernelsSink launched(ops, /*forward_launch_calls=*/false);
-  const TraceInput& gpu = inputs.trace.gpu;
-  TraceSink& target =
-      gpu.kind == InputKind::kNsysKernExecTraceCsv ? static_cast<TraceSink&>(launched) : ops;
-  ASSIGN_OR_RETURN(ReadReport report, ReadInput(gpu.path, gpu.display_name, gpu.kind, target));
-  read.insert(read.begin(), InputDetailsOf(gpu, report));
+  ASSIGN_OR_RETURN(ReadReport report, ReadGpuSide(inputs.trace.gpu, ops));
+  read.insert(read.begin(), InputDetailsOf(inputs.trace.gpu, report));
   return read;
 }
 
@@ -175,7 +166,7 @@ Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& po
                                      const Classifier& classifier, const StepsOptions& options,
                                      const StepsConsumer& then, StepsReport report) {
   KernelSequenceSink sequence;
-  RETURN_IF_ERROR(ReadGpuSide(inputs.trace.gpu, sequence));
+  RETURN_IF_ERROR(ReadGpuSide(inputs.trace.gpu, sequence).status());
   std::vector<KernelSequenceSink::Kernel>& kernels = sequence.kernels;
   auto by_start = [](const auto& a, const auto& b) {
     return a.start != b.start ? a.start < b.start : a.end < b.end;

@@ -65,7 +65,7 @@ Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(
     meter.Close(StepOverlapMeter::kLaunches);
   });
   StepGpuSink gpu_sink(steps, plan.op_step, inputs.trace.gpu.display_name);
-  Status gpu_read = ReadGpuSide(inputs.trace.gpu, gpu_sink);
+  Status gpu_read = ReadGpuSide(inputs.trace.gpu, gpu_sink).status();
   if (!gpu_read.ok()) meter.Abort();
   meter.Close(StepOverlapMeter::kKernels);
   launch_thread.join();
@@ -105,7 +105,7 @@ Result<std::vector<StepTotals>> AccumulateHolding(const StepsInputs& inputs,
     steps.FinishLaunches();
     if (plan.after_launches) plan.after_launches();
     StepGpuSink gpu_sink(steps, plan.op_step, inputs.trace.gpu.display_name);
-    Status read = ReadGpuSide(inputs.trace.gpu, gpu_sink);
+    Status read = ReadGpuSide(inputs.trace.gpu, gpu_sink).status();
     if (steps.unsorted() && !buffered) continue;
     RETURN_IF_ERROR(read);
     steps.FinishOps();
@@ -129,11 +129,11 @@ const TraceInput* LaunchSource(const StepsInputs& inputs) {
   return nullptr;
 }
 
-Status ReadGpuSide(const TraceInput& input, TraceSink& sink) {
+Result<ReadReport> ReadGpuSide(const TraceInput& input, TraceSink& sink) {
   LaunchedKernelsSink launched(sink, /*forward_launch_calls=*/false);
   TraceSink& target =
       input.kind == InputKind::kNsysKernExecTraceCsv ? static_cast<TraceSink&>(launched) : sink;
-  return ReadInput(input.path, input.display_name, input.kind, target).status();
+  return ReadInput(input.path, input.display_name, input.kind, target);
 }
 
 Result<std::vector<StepTotals>> Accumulate(const StepsInputs& inputs, const Policy& policy,

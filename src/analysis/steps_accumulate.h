@@ -28,7 +28,7 @@ bool HoldsLaunchesAndOps(InputKind kind);
 /// The file that holds launch calls, if any.
 const TraceInput* LaunchSource(const StepsInputs& inputs);
 /// Reads the GPU side of `input` (a kern-exec trace alone stands in for the GPU trace).
-Status ReadGpuSide(const TraceInput& input, TraceSink& sink);
+Result<ReadReport> ReadGpuSide(const TraceInput& input, TraceSink& sink);
 
 /// One StepTotals per step of `plan`, then one for the operations outside every step.
 /// For nsys CSV inputs, launch calls and GPU operations are read at once on two threads, the

@@ -52,11 +52,6 @@ struct Pass {
   Result<StepStats> stats = Status::Error("not run");
 };
 
-InputDetails InputDetailsOf(const TraceInput& input, const ReadReport& report) {
-  return {input.display_name, std::string(InputKindName(report.kind)), report.layout,
-          report.time_unit, report.rows};
-}
-
 // `details` is null when not asked for.
 Pass RunPass(const SummaryInputs& inputs, const Policy& policy, const Classifier& classifier,
              bool assume_sorted, Details* details) {
