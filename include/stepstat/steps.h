@@ -4,14 +4,17 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "stepstat/details.h"
 #include "stepstat/policy.h"
 #include "stepstat/status.h"
 #include "stepstat/step_stats.h"
+#include "stepstat/trace.h"
 
 namespace stepstat {
 
@@ -125,11 +128,30 @@ struct StepsReport {
 Result<StepsReport> AnalyzeSteps(const StepsInputs& inputs, const Policy& policy,
                                  const StepsOptions& options);
 
+/// Reads one step of the run again, as AnalyzeSteps attributed it: the launch calls, then the
+/// GPU operations that belong to it, into `sink` (what a capture cut by hand around that step
+/// would hold). Returns what each input file held.
+using StepReplay = std::function<Result<std::vector<InputDetails>>(size_t step, TraceSink& sink)>;
+/// Called with the finished report and a replay valid during the call.
+using StepsConsumer = std::function<Status(const StepsReport& report, const StepReplay& replay)>;
+
+/// AnalyzeSteps, then `then(report, replay)`; an error from `then` fails the call.
+Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& policy,
+                                     const StepsOptions& options, const StepsConsumer& then);
+
 /// The reference summary of one step, as `summarize` would print it for a hand-cut trace.
 StepStats StepStatsOf(const StepsReport& report, const StepRecord& step, const Policy& policy);
 
 /// "median" (the median_step) or a step index; an error names the valid range.
 Result<size_t> ChooseStep(const StepsReport& report, std::string_view which);
+
+/// `summarize --step`: the reference summary of one step (`which` as for ChooseStep) and,
+/// when `details` is not null, its details, computed from that step's own operations as for a
+/// capture cut by hand around it. The summary is StepStatsOf's; a replay that disagrees with
+/// it is reported as an internal error rather than printed.
+Result<StepStats> SummarizeStep(const StepsInputs& inputs, const Policy& policy,
+                                const StepsOptions& options, std::string_view which,
+                                Details* details);
 
 }  // namespace stepstat
 
@@ -138,6 +160,10 @@ namespace stepstat {
 /// The steps report as JSON, printed as Python's json.dumps(report, indent=2) would (plus a
 /// final newline): per-step summaries with the reference keys, then the steady state.
 std::string StepsToJson(const StepsReport& report, const Policy& policy);
+/// The same, handed to `write` in pieces of about a megabyte as it is written: a run of
+/// 100k steps is 160 MB of JSON, which need not sit in memory.
+void WriteStepsJson(const StepsReport& report, const Policy& policy,
+                    const std::function<void(std::string_view)>& write);
 /// One aligned text row per step, then the steady-state distribution.
 std::string StepsToTable(const StepsReport& report, const Policy& policy);
 /// The same as GitHub Markdown tables.

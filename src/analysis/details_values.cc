@@ -6,6 +6,11 @@
 
 namespace stepstat {
 
+InputDetails InputDetailsOf(const TraceInput& input, const ReadReport& report) {
+  return {input.display_name, std::string(InputKindName(report.kind)), report.layout,
+          report.time_unit, report.rows};
+}
+
 namespace {
 
 double Percent(int64_t a, int64_t b) { return b == 0 ? 0.0 : TrueDivide(a, b) * 100.0; }

@@ -7,11 +7,15 @@
 #include "analysis/details_sink.h"
 #include "stepstat/details.h"
 #include "stepstat/policy.h"
+#include "stepstat/step_stats.h"
 
 namespace stepstat {
 
 /// `gpu` holds the GPU side (and the launch side when one file holds both); `launches` is
 /// the separate launch file's totals, or null.
+/// What one input file held, for the data-quality section.
+InputDetails InputDetailsOf(const TraceInput& input, const ReadReport& report);
+
 Details MakeDetails(const DetailsTotals& gpu, const DetailsTotals* launches, const Policy& policy,
                     const Classifier& classifier, std::vector<InputDetails> inputs);
 

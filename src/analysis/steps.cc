@@ -1,14 +1,17 @@
 // AnalyzeSteps: the passes over the inputs. 1. CPU ranges (an NVTX CSV, or the ranges of a
 // SQLite/Kineto file) → step ranges; without any, the kernel sequence → the period detector.
-// 2. Launch calls → each call's step, the key → step runs and each step's launch union.
-// 3. GPU operations → each op's step → the per-step accumulators. Every pass streams; what
-// stays is one accumulator per step (and, for the detector, a bounded prefix of the kernels).
+// 2. Launch calls → each call's step and the key → step runs. 3. Launch calls and GPU
+// operations at once, on two threads → each one's step → the per-step accumulators
+// (steps_accumulate.cc). Every pass streams; what stays is one accumulator per step (and,
+// for the detector, a bounded prefix of the kernels).
 #include "stepstat/steps.h"
 
 #include <algorithm>
 #include <optional>
 
-#include "analysis/launched_kernels_sink.h"
+#include "analysis/details_values.h"
+#include "analysis/step_filter_sink.h"
+#include "analysis/steps_accumulate.h"
 #include "analysis/steps_attribution.h"
 #include "analysis/steps_distribution.h"
 #include "analysis/steps_period.h"
@@ -19,59 +22,34 @@ namespace stepstat {
 
 namespace {
 
-bool HoldsLaunchesAndOps(InputKind kind) {
-  return kind == InputKind::kNsysSqlite || kind == InputKind::kKinetoJson;
-}
-
-Status ReadGpuSide(const TraceInput& input, TraceSink& sink) {
-  LaunchedKernelsSink launched(sink, /*forward_launch_calls=*/false);
-  TraceSink& target =
-      input.kind == InputKind::kNsysKernExecTraceCsv ? static_cast<TraceSink&>(launched) : sink;
-  return ReadInput(input.path, input.display_name, input.kind, target).status();
-}
-
-// The file that holds launch calls, if any.
-const TraceInput* LaunchSource(const StepsInputs& inputs) {
-  if (inputs.trace.launches) return &*inputs.trace.launches;
-  InputKind kind = inputs.trace.gpu.kind;
-  if (HoldsLaunchesAndOps(kind) || kind == InputKind::kNsysKernExecTraceCsv) {
-    return &inputs.trace.gpu;
+// Reads one step again as `plan` attributes it: its launch calls, then its GPU operations.
+Result<std::vector<InputDetails>> ReplayStep(const StepsInputs& inputs, const Plan& plan,
+                                             size_t step, TraceSink& sink) {
+  const auto index = static_cast<int32_t>(step);
+  std::vector<InputDetails> read;
+  const TraceInput* launches = plan.launch_step ? LaunchSource(inputs) : nullptr;
+  if (launches) {
+    StepFilterSink calls(sink, index, plan.launch_step, nullptr);
+    ASSIGN_OR_RETURN(ReadReport report,
+                     ReadInput(launches->path, launches->display_name, launches->kind, calls));
+    if (launches != &inputs.trace.gpu) read.push_back(InputDetailsOf(*launches, report));
   }
-  return nullptr;
+  StepFilterSink ops(sink, index, nullptr, plan.op_step);
+  ASSIGN_OR_RETURN(ReadReport report, ReadGpuSide(inputs.trace.gpu, ops));
+  read.insert(read.begin(), InputDetailsOf(inputs.trace.gpu, report));
+  return read;
 }
 
-struct Plan {
-  size_t step_count = 0;
-  std::function<int32_t(const LaunchCall&)> launch_step;  // empty: no launch pass
-  std::function<int32_t(const GpuOp&)> op_step;
-  std::function<void()> after_launches;  // optional
-};
-
-// Runs the launch and GPU passes; a GPU trace out of order is read again, buffered.
-Result<std::vector<StepTotals>> Accumulate(const StepsInputs& inputs, const Policy& policy,
-                                           const Classifier& classifier,
-                                           const StepsOptions& options, const Plan& plan) {
-  const int components = static_cast<int>(policy.components.size()) + 1;
-  for (bool buffered : {false, true}) {
-    StepAccumulators steps(
-        plan.step_count, [&](std::string_view name) { return classifier.Classify(name); },
-        components, options.dominant_kernel_fraction, buffered);
-    if (plan.launch_step) {
-      StepLaunchSink launch_sink(steps, plan.launch_step);
-      const TraceInput& source = *LaunchSource(inputs);
-      RETURN_IF_ERROR(
-          ReadInput(source.path, source.display_name, source.kind, launch_sink).status());
-    }
-    steps.FinishLaunches();
-    if (plan.after_launches) plan.after_launches();
-    StepGpuSink gpu_sink(steps, plan.op_step, inputs.trace.gpu.display_name);
-    Status read = ReadGpuSide(inputs.trace.gpu, gpu_sink);
-    if (steps.unsorted() && !buffered) continue;
-    RETURN_IF_ERROR(read);
-    steps.FinishOps();
-    return steps.TakeTotals();
-  }
-  return Status::Error("unreachable");
+// Finishes the report (warm-up, flags, distribution), then lets `then` replay steps while
+// the attribution is still at hand.
+Status Conclude(const StepsInputs& inputs, const Plan& plan, const Policy& policy,
+                const StepsOptions& options, const StepsConsumer& then, StepsReport& report) {
+  FinishStepsReport(report, policy, options);
+  if (!then) return Status::Ok();
+  StepReplay replay = [&](size_t step, TraceSink& sink) {
+    return ReplayStep(inputs, plan, step, sink);
+  };
+  return then(report, replay);
 }
 
 // Keys that join a GPU op to its launch call: correlation ids when the launch source has
@@ -96,7 +74,9 @@ struct KeyChoice {
 
 Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
                                const Classifier& classifier, const StepsOptions& options,
-                               std::vector<StepRange> ranges, StepsReport report) {
+                               const StepsConsumer& then, std::vector<StepRange> ranges,
+                               StepsReport report) {
+  report.steps.reserve(ranges.size());
   for (size_t i = 0; i < ranges.size(); ++i) {
     StepRecord r;
     r.index = static_cast<int64_t>(i);
@@ -125,12 +105,13 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
   StepKeyRuns runs;
   int64_t attributed_calls = 0;
   if (launches) {
-    plan.launch_step = [&](const LaunchCall& call) {
-      int32_t step = finder.StepOf(call.pid, call.tid, call.api_start_ns);
+    plan.launch_step = [&finder](const LaunchCall& call) {
+      return finder.StepOf(call.pid, call.tid, call.api_start_ns);
+    };
+    plan.on_launch = [&](const LaunchCall& call, int32_t step) {
       int64_t key = keys.Of(call);
       if (key >= 0) runs.Add(key, step);
       attributed_calls += step != kNoStep;
-      return step;
     };
     plan.after_launches = [&runs] { runs.Freeze(); };
     plan.op_step = [&](const GpuOp& op) {
@@ -148,6 +129,7 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
     // No launch call fell in a step range (or none can be joined): GPU time windows it is,
     // and no per-step launch overlap.
     plan.launch_step = nullptr;
+    plan.on_launch = nullptr;
     plan.after_launches = nullptr;
     plan.op_step = by_window;
     report.attribution = StepAttribution::kGpuTimeWindow;
@@ -157,14 +139,15 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
   if (launches) report.launch_trace = launches->display_name;
   for (size_t i = 0; i < ranges.size(); ++i) report.steps[i].totals = std::move(totals[i]);
   report.outside = std::move(totals.back());
+  RETURN_IF_ERROR(Conclude(inputs, plan, policy, options, then, report));
   return report;
 }
 
 Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& policy,
                                      const Classifier& classifier, const StepsOptions& options,
-                                     StepsReport report) {
+                                     const StepsConsumer& then, StepsReport report) {
   ASSIGN_OR_RETURN(DetectedSteps detected, DetectStepsByPeriod([&](TraceSink& sink) {
-                     return ReadGpuSide(inputs.trace.gpu, sink);
+                     return ReadGpuSide(inputs.trace.gpu, sink).status();
                    }));
   if (!detected.found) {
     return ErrorAt(inputs.trace.gpu.display_name, 0,
@@ -195,10 +178,11 @@ Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& po
   int64_t joined = 0;
   if (launches) {
     // A launch belongs to the step of the kernel it launched.
-    plan.launch_step = [&](const LaunchCall& call) {
-      if (call.kernel_start_ns < 0) return kNoStep;
-      ++joined;
-      return windows.StepOf(call.kernel_start_ns);
+    plan.launch_step = [&windows](const LaunchCall& call) {
+      return call.kernel_start_ns < 0 ? kNoStep : windows.StepOf(call.kernel_start_ns);
+    };
+    plan.on_launch = [&joined](const LaunchCall& call, int32_t) {
+      joined += call.kernel_start_ns >= 0;
     };
   }
   ASSIGN_OR_RETURN(std::vector<StepTotals> totals,
@@ -206,6 +190,7 @@ Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& po
   if (launches && joined > 0) report.launch_trace = launches->display_name;
   for (size_t i = 0; i < report.steps.size(); ++i) report.steps[i].totals = std::move(totals[i]);
   report.outside = std::move(totals.back());
+  RETURN_IF_ERROR(Conclude(inputs, plan, policy, options, then, report));
   return report;
 }
 
@@ -213,6 +198,11 @@ Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& po
 
 Result<StepsReport> AnalyzeSteps(const StepsInputs& inputs, const Policy& policy,
                                  const StepsOptions& options) {
+  return AnalyzeStepsThen(inputs, policy, options, nullptr);
+}
+
+Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& policy,
+                                     const StepsOptions& options, const StepsConsumer& then) {
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
   StepsReport report;
   report.gpu_trace = inputs.trace.gpu.display_name;
@@ -247,19 +237,15 @@ Result<StepsReport> AnalyzeSteps(const StepsInputs& inputs, const Policy& policy
     if (!ranges.empty()) report.range_trace = range_file->display_name;
   }
 
-  Result<StepsReport> result = Status::Error("not run");
   if (!ranges.empty()) {
     report.source = by_regex ? StepSourceKind::kRanges : StepSourceKind::kProfilerStep;
     report.source_detail = by_regex ? options.range_regex : std::string("ProfilerStep#N");
-    result = FromRanges(inputs, policy, classifier, options, std::move(ranges), std::move(report));
-  } else {
-    report.source = StepSourceKind::kPeriodDetector;
-    report.attribution = StepAttribution::kGpuTimeWindow;
-    result = FromKernelPeriod(inputs, policy, classifier, options, std::move(report));
+    return FromRanges(inputs, policy, classifier, options, then, std::move(ranges),
+                      std::move(report));
   }
-  if (!result.ok()) return result;
-  FinishStepsReport(result.value(), policy, options);
-  return result;
+  report.source = StepSourceKind::kPeriodDetector;
+  report.attribution = StepAttribution::kGpuTimeWindow;
+  return FromKernelPeriod(inputs, policy, classifier, options, then, std::move(report));
 }
 
 }  // namespace stepstat

@@ -5,8 +5,11 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
 
 #include "core/intervals.h"
+#include "report/details_json.h"
+#include "stepstat/details.h"
 #include "stepstat/report.h"
 #include "stepstat/step_stats.h"
 #include "stepstat/steps.h"
@@ -129,6 +132,23 @@ std::string NvtxText(const GeneratedRun& run) {
   return text;
 }
 
+// The same ranges as nsys's nvtx_gpu_proj_trace writes them: CPU times in the Orig columns,
+// the projection onto the GPU in the first ones, and a first row for GPU work outside them.
+std::string NvtxProjectionText(const GeneratedRun& run) {
+  std::string text =
+      "Name,Projected Start (ns),Projected Duration (ns),Orig Start (ns),Orig Duration (ns),"
+      "Style,PID,TID,NumGPUOps,Lvl,NumChild,RangeId,ParentId,RangeStack\n"
+      ",1,1,,,,42,42,0,,0,,,\n";
+  for (size_t s = 0; s < run.ranges.size(); ++s) {
+    auto [start, end] = run.ranges[s];
+    std::string id = std::to_string(s + 1);
+    text += "\"train_step, denoise\"," + std::to_string(start + 7) + "," +
+            std::to_string(end - start) + "," + std::to_string(start) + "," +
+            std::to_string(end - start) + ",PushPop,42,42,9,0,0," + id + ",,:" + id + "\n";
+  }
+  return text;
+}
+
 void WriteFile(const fs::path& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
@@ -239,6 +259,53 @@ TEST(StepsPipeline, NvtxRangesWithKernExecJoinByKernelStart) {
   fs::remove_all(files.dir);
 }
 
+// Rows out of time order cannot stream through the two-thread pass; the fallback that holds
+// and sorts must give the very same report.
+std::string ShuffledRows(const std::string& csv, uint64_t seed) {
+  std::vector<std::string> lines;
+  std::istringstream in(csv);
+  for (std::string line; std::getline(in, line);) lines.push_back(line + "\n");
+  std::mt19937_64 random(seed);
+  std::shuffle(lines.begin() + 1, lines.end(), random);
+  std::string out;
+  for (const std::string& line : lines) out += line;
+  return out;
+}
+
+TEST(StepsPipeline, RowsOutOfOrderGiveTheSameSteps) {
+  GeneratedRun run = Generate(9, 7);
+  Files files = WriteRun(run, "shuffled");
+  std::vector<std::string> args = {files.gpu.string(), files.kern_exec.string(),
+                                   files.nvtx.string()};
+  Result<StepsReport> sorted = Analyze(args, "train_step");
+  ASSERT_TRUE(sorted.ok()) << sorted.status().message();
+  for (int shuffle : {1, 2, 3}) {  // the GPU trace, the launches, both
+    SCOPED_TRACE("shuffle " + std::to_string(shuffle));
+    WriteFile(files.gpu, shuffle & 1 ? ShuffledRows(GpuTraceText(run), 11) : GpuTraceText(run));
+    WriteFile(files.kern_exec,
+              shuffle & 2 ? ShuffledRows(KernExecText(run), 12) : KernExecText(run));
+    Result<StepsReport> report = Analyze(args, "train_step");
+    ASSERT_TRUE(report.ok()) << report.status().message();
+    EXPECT_EQ(StepsToJson(*report, TestPolicy()), StepsToJson(*sorted, TestPolicy()));
+  }
+  fs::remove_all(files.dir);
+}
+
+TEST(StepsPipeline, NvtxGpuProjectionGivesTheSameSteps) {
+  GeneratedRun run = Generate(8, 1);
+  Files files = WriteRun(run, "nvtx_proj");
+  fs::path projection = files.dir / "run_nvtx_gpu_proj_trace.csv";
+  WriteFile(projection, NvtxProjectionText(run));
+  Result<StepsReport> report =
+      Analyze({files.gpu.string(), files.kern_exec.string(), projection.string()}, "train_step");
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  EXPECT_EQ(report->attribution, StepAttribution::kLaunchKernelStart);
+  EXPECT_EQ(report->range_trace, projection.string());
+  ExpectTrueSteps(*report, run);
+  ExpectSumsMatchWholeTrace(*report, files);
+  fs::remove_all(files.dir);
+}
+
 TEST(StepsPipeline, NvtxRangesWithoutLaunchesUseTimeWindows) {
   GeneratedRun run = Generate(8, 2);
   Files files = WriteRun(run, "nvtx_only");
@@ -290,6 +357,46 @@ TEST(StepsPipeline, OneStepEqualsAHandCutTrace) {
   }
   EXPECT_FALSE(ChooseStep(*report, "9").ok());
   EXPECT_FALSE(ChooseStep(*report, "x").ok());
+  fs::remove_all(files.dir);
+}
+
+// `summarize --step N --details` reads the step again through the summary pipeline: the
+// same summary as the per-step accumulators, and the details of a trace cut by hand.
+TEST(StepsPipeline, OneStepsDetailsEqualAHandCutTraces) {
+  GeneratedRun run = Generate(7, 6);
+  Files files = WriteRun(run, "details");
+  Result<StepsInputs> inputs =
+      ResolveStepsInputs({files.gpu.string(), files.kern_exec.string(), files.nvtx.string()});
+  ASSERT_TRUE(inputs.ok()) << inputs.status().message();
+  StepsOptions options;
+  options.range_regex = "train_step";
+  for (std::string which : {"0", "median", "6"}) {
+    SCOPED_TRACE("step " + which);
+    Details details;
+    Result<StepStats> actual = SummarizeStep(*inputs, TestPolicy(), options, which, &details);
+    ASSERT_TRUE(actual.ok()) << actual.status().message();
+    Result<StepsReport> report = AnalyzeSteps(*inputs, TestPolicy(), options);
+    ASSERT_TRUE(report.ok());
+    size_t step = ChooseStep(*report, which).value();
+
+    fs::path gpu = files.dir / "cut_cuda_gpu_trace.csv", kexec = files.dir / "cut_kexec.csv";
+    WriteFile(gpu, GpuTraceText(run, static_cast<int>(step)));
+    WriteFile(kexec, KernExecText(run, static_cast<int>(step)));
+    Result<SummaryInputs> cut = ResolveInputs({gpu.string(), kexec.string()});
+    ASSERT_TRUE(cut.ok());
+    Details expected_details;
+    Result<StepStats> expected = SummarizeWithDetails(cut.value(), TestPolicy(), expected_details);
+    ASSERT_TRUE(expected.ok()) << expected.status().message();
+    // What differs by construction: the files named and the rows they held.
+    actual->source_gpu_trace = expected->source_gpu_trace;
+    actual->source_kernel_exec_trace = expected->source_kernel_exec_trace;
+    ASSERT_EQ(details.data_quality.inputs.size(), 2u);
+    EXPECT_EQ(details.data_quality.inputs[0].rows, static_cast<int64_t>(run.kernels.size() +
+                                                                        run.copies.size()));
+    details.data_quality.inputs = expected_details.data_quality.inputs;
+    EXPECT_EQ(StepStatsWithDetailsToJson(*actual, details),
+              StepStatsWithDetailsToJson(*expected, expected_details));
+  }
   fs::remove_all(files.dir);
 }
 

@@ -102,6 +102,9 @@ Status StepAccumulators::AddOp(int32_t step, const GpuOp& op, const StringPool& 
     if (!longest_names_.count(op.name)) longest_names_.emplace(op.name, names.Get(op.name));
   }
 
+  if (meter_) {
+    meter_batch_.push_back({static_cast<size_t>(&s - steps_.data()), {op.start_ns, end}});
+  }
   if (buffer_kernels_) {
     s.kernel_buffer.push_back({op.start_ns, end});
   } else if (!s.kernel_union.InOrder(op.start_ns)) {
@@ -111,6 +114,15 @@ Status StepAccumulators::AddOp(int32_t step, const GpuOp& op, const StringPool& 
     AddKernelComponent(s, *closed);
   }
   return Status::Ok();
+}
+
+Status StepAccumulators::FlushMeter(std::string_view source_name) {
+  if (!meter_ || meter_batch_.empty()) return Status::Ok();
+  bool in_order = meter_->Add(StepOverlapMeter::kKernels, meter_batch_);
+  meter_batch_.clear();
+  if (in_order) return Status::Ok();
+  unsorted_ = true;
+  return ErrorAt(source_name, 0, "GPU operations are not sorted by start");
 }
 
 void StepAccumulators::FinishOps() {
@@ -149,7 +161,21 @@ Status StepLaunchSink::OnLaunchCalls(std::span<const LaunchCall> calls, const St
 
 Status StepGpuSink::OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) {
   for (const GpuOp& op : ops) RETURN_IF_ERROR(steps_.AddOp(step_of_(op), op, names, source_name_));
-  return Status::Ok();
+  return steps_.FlushMeter(source_name_);
+}
+
+Status StepMeterLaunchSink::OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool&) {
+  if (meter_.aborted()) return Status::Error("cancelled");
+  batch_.clear();
+  for (const LaunchCall& call : calls) {
+    int32_t step = step_of_(call);
+    size_t slot = step < 0 ? calls_.size() - 1 : static_cast<size_t>(step);
+    ++calls_[slot];
+    batch_.push_back({slot, {call.api_start_ns, call.api_end_ns()}});
+  }
+  if (meter_.Add(StepOverlapMeter::kLaunches, batch_)) return Status::Ok();
+  unsorted_ = true;
+  return ErrorAt(source_name_, 0, "launch calls are not sorted by API start");
 }
 
 }  // namespace stepstat

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/step_overlap_meter.h"
 #include "core/intervals.h"
 #include "stepstat/steps.h"
 #include "stepstat/trace.h"
@@ -29,10 +30,19 @@ class StepAccumulators {
   StepAccumulators(size_t steps, ClassifyFn classify, int component_count,
                    double dominant_kernel_fraction, bool buffer_kernels);
 
+  /// Measure the launch overlap with `meter` (side kKernels fed here, one slot per step and
+  /// one for the outside) instead of holding the launch unions: AddLaunch is then not used,
+  /// and the launch totals come from the meter once both sides are closed.
+  void UseMeter(StepOverlapMeter* meter) { meter_ = meter; }
+  /// Hands the kernels added since the last call to the meter; an error (and unsorted())
+  /// when they are not in start order across steps.
+  Status FlushMeter(std::string_view source_name);
+
   /// Launch calls first (all of them), then FinishLaunches(), then GPU operations.
   void AddLaunch(int32_t step, const LaunchCall& call);
   void FinishLaunches();
-  /// `source_name` names the file in the overflow message.
+  /// `source_name` names the file in the overflow message. With a meter, call FlushMeter
+  /// after each batch.
   Status AddOp(int32_t step, const GpuOp& op, const StringPool& names,
                std::string_view source_name);
   /// Closes every step; TakeTotals() then returns them (the last is the outside one).
@@ -70,6 +80,8 @@ class StepAccumulators {
   const StringPool* pool_ = nullptr;
   std::vector<int32_t> component_by_name_;
   std::unordered_map<NameId, std::string> longest_names_;  // ids that were some step's longest
+  StepOverlapMeter* meter_ = nullptr;
+  std::vector<StepOverlapMeter::Tagged> meter_batch_;
 };
 
 /// A launch call's step, a GPU operation's step.
@@ -87,6 +99,29 @@ class StepLaunchSink : public TraceSink {
  private:
   StepAccumulators& steps_;
   LaunchStepFn step_of_;
+};
+
+/// Feeds launch calls straight to the meter's launch side, counting them per step slot.
+class StepMeterLaunchSink : public TraceSink {
+ public:
+  /// `calls` has one slot per meter step; `step_of` returns a step or kNoStep (the last slot).
+  StepMeterLaunchSink(StepOverlapMeter& meter, LaunchStepFn step_of, std::vector<int64_t>& calls,
+                      std::string source_name)
+      : meter_(meter),
+        step_of_(std::move(step_of)),
+        calls_(calls),
+        source_name_(std::move(source_name)) {}
+  Status OnGpuOps(std::span<const GpuOp>, const StringPool&) override { return Status::Ok(); }
+  Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override;
+  bool unsorted() const { return unsorted_; }
+
+ private:
+  StepOverlapMeter& meter_;
+  LaunchStepFn step_of_;
+  std::vector<int64_t>& calls_;
+  std::string source_name_;
+  std::vector<StepOverlapMeter::Tagged> batch_;
+  bool unsorted_ = false;
 };
 
 /// Feeds GPU operations (ignoring everything else) into the accumulators.

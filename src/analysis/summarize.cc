@@ -9,6 +9,7 @@
 #include "analysis/launched_kernels_sink.h"
 #include "analysis/step_stats_sink.h"
 #include "analysis/step_stats_values.h"
+#include "analysis/summarize_replay.h"
 #include "analysis/tee_sink.h"
 #include "stepstat/details.h"
 #include "stepstat/step_stats.h"
@@ -50,11 +51,6 @@ struct Pass {
   bool unsorted = false;
   Result<StepStats> stats = Status::Error("not run");
 };
-
-InputDetails InputDetailsOf(const TraceInput& input, const ReadReport& report) {
-  return {input.display_name, std::string(InputKindName(report.kind)), report.layout,
-          report.time_unit, report.rows};
-}
 
 // `details` is null when not asked for.
 Pass RunPass(const SummaryInputs& inputs, const Policy& policy, const Classifier& classifier,
@@ -124,7 +120,49 @@ Pass RunPass(const SummaryInputs& inputs, const Policy& policy, const Classifier
   return pass;
 }
 
+// One pass over a replayed trace; `unsorted` when it must run again buffered.
+Pass ReplayPass(const TraceReplay& replay, const Policy& policy, const Classifier& classifier,
+                const StepStatsSources& sources, bool assume_sorted, Details* details) {
+  OverlapMeter meter;  // one thread feeds both sides: unbounded, holding one step at most
+  StepStatsSink sink(sources.gpu_trace, classifier, meter, assume_sorted);
+  std::optional<DetailsSink> details_sink;
+  if (details) details_sink.emplace(sources.gpu_trace, assume_sorted, /*match_launches=*/true);
+  TeeSink tee{&sink, details_sink ? &*details_sink : nullptr};
+  Result<std::vector<InputDetails>> read = replay(tee);
+  Pass pass;
+  pass.unsorted = sink.unsorted() || (details_sink && details_sink->unsorted());
+  if (pass.unsorted) return pass;
+  if (!read.ok()) {
+    pass.stats = read.status();
+    return pass;
+  }
+  sink.Finish();
+  meter.Close(OverlapMeter::kA);
+  meter.Close(OverlapMeter::kB);
+  std::optional<LaunchOverlapTotals> overlap;  // (a step without GPU work sums to zeros)
+  if (sources.kernel_exec_trace) {
+    overlap = LaunchOverlapTotals{sink.launch().union_ns, meter.overlap()};
+  }
+  pass.stats = MakeStepStats(policy, sink.gpu(), overlap, sources);
+  if (details) {
+    details_sink->Finish();
+    *details = MakeDetails(details_sink->totals(), nullptr, policy, classifier,
+                           std::move(read.value()));
+  }
+  return pass;
+}
+
 }  // namespace
+
+Result<StepStats> SummarizeReplayed(const TraceReplay& replay, const Policy& policy,
+                                    const StepStatsSources& sources, Details* details) {
+  ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
+  Pass pass = ReplayPass(replay, policy, classifier, sources, /*assume_sorted=*/true, details);
+  if (pass.unsorted) {
+    pass = ReplayPass(replay, policy, classifier, sources, /*assume_sorted=*/false, details);
+  }
+  return std::move(pass.stats);
+}
 
 namespace {
 

@@ -2,7 +2,9 @@
 // then renamed over it. A failed run leaves no partial output behind.
 #pragma once
 
+#include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <string_view>
 
 #include "stepstat/status.h"
@@ -11,6 +13,28 @@ namespace stepstat {
 
 /// Writes `bytes` to `path` atomically (same-directory temp file + rename).
 Status WriteFileAtomically(const std::filesystem::path& path, std::string_view bytes);
+
+/// The same for output written piece by piece: the file appears at Commit(), whole; a
+/// writer destroyed before that removes its temporary file.
+class AtomicFileWriter {
+ public:
+  static Result<std::unique_ptr<AtomicFileWriter>> Open(const std::filesystem::path& path);
+  ~AtomicFileWriter();
+  AtomicFileWriter(const AtomicFileWriter&) = delete;
+  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+
+  /// False once a write failed (Commit then reports it).
+  bool Append(std::string_view bytes);
+  Status Commit();
+
+ private:
+  AtomicFileWriter(std::filesystem::path path, std::filesystem::path temp, std::FILE* file)
+      : path_(std::move(path)), temp_(std::move(temp)), file_(file) {}
+  std::filesystem::path path_;
+  std::filesystem::path temp_;
+  std::FILE* file_;
+  bool ok_ = true;
+};
 
 /// Writes `bytes` to standard output; false if the write failed (e.g. a closed pipe).
 bool WriteStdout(std::string_view bytes);

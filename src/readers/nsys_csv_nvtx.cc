@@ -73,6 +73,13 @@ Result<ReadReport> ReadNsysNvtxTrace(ByteSource& source, std::string_view displa
     if (!more) break;
     CpuRange range;
     range.line = table->line();
+    std::string_view start_text = table->fields()[static_cast<size_t>(start.index)];
+    // A projection's row for the GPU work outside every range has no CPU range (nsys prints
+    // None): it is not a step candidate.
+    if (projection && (IsBlank(start_text) || TrimSpaces(start_text) == "None")) {
+      ++report.rows;
+      continue;
+    }
     RETURN_IF_ERROR(Parse(*table, start, true, range.start_ns));
     if (end.index >= 0 && !IsBlank(table->fields()[static_cast<size_t>(end.index)])) {
       RETURN_IF_ERROR(Parse(*table, end, true, range.end_ns));

@@ -78,6 +78,37 @@ TEST(NsysNvtxCsv, GpuProjectionUsesTheOriginalCpuTimes) {
   EXPECT_EQ(sink.collected[0].range.end_ns, 1700);
 }
 
+// The rows nsys 2023.2.3 printed for `nsys stats --report nvtx_gpu_proj_trace` on a small
+// CUDA program (a public tutorial's console output, here in the CSV layout nsys 2026.1
+// writes: the same columns, no thousands separators, blank where the console says None).
+// Its first row is the projection's "no range" row: the GPU work outside every range.
+TEST(NsysNvtxCsv, RealGpuProjectionLayoutSkipsTheNoRangeRow) {
+  std::string text =
+      "Name,Projected Start (ns),Projected Duration (ns),Orig Start (ns),Orig Duration (ns),"
+      "Style,PID,TID,NumGPUOps,Lvl,NumChild,RangeId,ParentId,RangeStack\n"
+      ",282493820,1373678,,,,101690,101690,27,,0,,,\n"
+      "Forward Sine Kernel Launch,282734719,4416,282516397,224515,PushPop,101690,101690,1,0,0,"
+      "1,,:1\n"
+      "Forward Exponential Kernel Launch,282911297,4128,282892087,24547,PushPop,101690,101690,1,"
+      "0,0,2,,:2\n"
+      "None,283047074,1792,None,None,None,101690,101690,1,None,0,None,None,None\n"
+      "Central Polynomial Kernel Launch,283852554,1888,283839959,15479,PushPop,101690,101690,1,"
+      "0,0,9,,:9\n";
+  RangeSink sink;
+  Result<ReadReport> report = ReadText(text, sink);
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  EXPECT_EQ(report->layout, "nvtx_gpu_proj_trace");
+  EXPECT_EQ(report->rows, 5);
+  ASSERT_EQ(sink.collected.size(), 3u);
+  EXPECT_EQ(sink.collected[0].name, "Forward Sine Kernel Launch");
+  EXPECT_EQ(sink.collected[0].range.start_ns, 282516397);
+  EXPECT_EQ(sink.collected[0].range.end_ns, 282516397 + 224515);
+  EXPECT_EQ(sink.collected[0].range.pid, 101690);
+  EXPECT_EQ(sink.collected[0].range.line, 3);
+  EXPECT_EQ(sink.collected[2].name, "Central Polynomial Kernel Launch");
+  EXPECT_EQ(sink.collected[2].range.line, 6);
+}
+
 TEST(NsysNvtxCsv, BadRowsNameFileLineAndColumn) {
   RangeSink sink;
   std::string text(kPushPopHeader);

@@ -70,8 +70,10 @@ class TestDb {
 
 fs::path RealFile(const char* name) { return fs::path(STEPSTAT_SHARED_DIR) / "data/real" / name; }
 
+// One directory per test: ctest runs the tests of this file as parallel processes.
 fs::path TempPath(const std::string& name) {
-  fs::path dir = fs::path(::testing::TempDir()) / "stepstat_nsys_sqlite_test";
+  fs::path dir = fs::path(::testing::TempDir()) / "stepstat_nsys_sqlite_test" /
+                 ::testing::UnitTest::GetInstance()->current_test_info()->name();
   fs::create_directories(dir);
   fs::path path = dir / name;
   fs::remove(path);

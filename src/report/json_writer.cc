@@ -121,6 +121,11 @@ void JsonWriter::NewLine(size_t depth) {
 }
 
 void JsonWriter::BeforeItem(bool is_key) {
+  constexpr size_t kDrainAt = size_t{1} << 20;
+  if (drain_ && out_.size() >= kDrainAt) {
+    drain_(out_);
+    out_.clear();
+  }
   if (levels_.empty()) {
     assert(!is_key && out_.empty() && "one top-level value per document");
     return;

@@ -5,6 +5,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -57,6 +58,11 @@ class JsonWriter {
   JsonWriter& Field(std::string_view key, bool value) { return Key(key).Bool(value); }
   JsonWriter& Field(std::string_view key, const std::optional<std::string>& value);
 
+  /// Hands the text written so far to `drain` whenever it passes about a megabyte, so a
+  /// large document streams out in pieces instead of growing in memory; text() and Take()
+  /// then hold only what came after the last piece.
+  void DrainTo(std::function<void(std::string_view)> drain) { drain_ = std::move(drain); }
+
   /// The document so far (complete once every Begin has its End); no final newline.
   const std::string& text() const { return out_; }
   std::string Take() && { return std::move(out_); }
@@ -76,6 +82,7 @@ class JsonWriter {
   std::vector<Level> levels_;
   bool after_key_ = false;
   std::string out_;
+  std::function<void(std::string_view)> drain_;
 };
 
 }  // namespace stepstat

@@ -126,3 +126,35 @@ TEST(JsonWriter, FieldPicksTheJsonTypeFromTheCppType) {
 
 }  // namespace
 }  // namespace stepstat
+
+namespace stepstat {
+namespace {
+
+// A document of a few megabytes, written whole and drained in pieces: the same bytes.
+TEST(JsonWriter, DrainedPiecesMakeTheSameDocument) {
+  auto write = [](JsonWriter& json) {
+    json.BeginObject().Key("rows").BeginArray();
+    for (int i = 0; i < 60'000; ++i) {
+      json.BeginObject().Field("index", i).Field("name", "step \"" + std::to_string(i) + "\"");
+      json.Field("share", i / 7.0).EndObject();
+    }
+    json.EndArray().Field("done", true).EndObject();
+  };
+  JsonWriter whole;
+  write(whole);
+  JsonWriter drained;
+  std::string pieces;
+  int count = 0;
+  drained.DrainTo([&](std::string_view piece) {
+    pieces += piece;
+    ++count;
+  });
+  write(drained);
+  pieces += std::move(drained).Take();
+  EXPECT_GT(whole.text().size(), size_t{3} << 20);
+  EXPECT_GE(count, 3);
+  EXPECT_EQ(pieces, whole.text());
+}
+
+}  // namespace
+}  // namespace stepstat

@@ -36,8 +36,10 @@ void WriteStep(JsonWriter& json, const StepsReport& report, const StepRecord& st
 
 }  // namespace
 
-std::string StepsToJson(const StepsReport& report, const Policy& policy) {
+void WriteStepsJson(const StepsReport& report, const Policy& policy,
+                    const std::function<void(std::string_view)>& write) {
   JsonWriter json;
+  json.DrainTo(write);
   json.BeginObject();
   json.Key("step_source")
       .BeginObject()
@@ -85,8 +87,14 @@ std::string StepsToJson(const StepsReport& report, const Policy& policy) {
   json.EndObject();
 
   json.EndObject();
-  std::string text = std::move(json).Take();
-  text += '\n';
+  std::string tail = std::move(json).Take();
+  tail += '\n';
+  write(tail);
+}
+
+std::string StepsToJson(const StepsReport& report, const Policy& policy) {
+  std::string text;
+  WriteStepsJson(report, policy, [&text](std::string_view piece) { text += piece; });
   return text;
 }
 

@@ -1,4 +1,4 @@
-// `stepstat steps`: per-step statistics across a whole run; and the `summarize --step` path.
+// `stepstat steps`: per-step statistics across a whole run.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -37,7 +37,11 @@ int RunSteps(const StepsCommandOptions& options) {
   if (!report.ok()) return Fail(report.status());
   switch (ChooseFormat(options.format, options.output)) {
     case OutputFormat::kJson:
-      return Emit(StepsToJson(report.value(), policy.value()), options.output);
+      return EmitStreamed(
+          [&](const std::function<void(std::string_view)>& write) {
+            WriteStepsJson(report.value(), policy.value(), write);
+          },
+          options.output);
     case OutputFormat::kMarkdown:
       return Emit(StepsToMarkdown(report.value(), policy.value()), options.output);
     case OutputFormat::kTable: break;
@@ -46,16 +50,6 @@ int RunSteps(const StepsCommandOptions& options) {
 }
 
 }  // namespace
-
-Result<StepStats> SummarizeOneStep(const std::vector<std::string>& inputs, const Policy& policy,
-                                   const std::string& steps_regex, const std::string& which) {
-  ASSIGN_OR_RETURN(StepsInputs resolved, ResolveStepsInputs(inputs));
-  StepsOptions options;
-  options.range_regex = steps_regex;
-  ASSIGN_OR_RETURN(StepsReport report, AnalyzeSteps(resolved, policy, options));
-  ASSIGN_OR_RETURN(size_t index, ChooseStep(report, which));
-  return StepStatsOf(report, report.steps[index], policy);
-}
 
 void AddStepsCommand(CLI::App& app, Action& action) {
   auto options = std::make_shared<StepsCommandOptions>();

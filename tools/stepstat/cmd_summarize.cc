@@ -12,6 +12,7 @@
 #include "stepstat/policy.h"
 #include "stepstat/report.h"
 #include "stepstat/step_stats.h"
+#include "stepstat/steps.h"
 
 namespace stepstat::cli {
 
@@ -30,13 +31,15 @@ struct SummarizeOptions {
 int RunSummarize(const SummarizeOptions& options) {
   Result<Policy> policy = ChoosePolicy(options.policy);
   if (!policy.ok()) return Fail(policy.status());
-  if (!options.step.empty() && options.details) {
-    return Fail(Status::Error("--details with --step is not supported yet"));
-  }
   Details details;
   Result<StepStats> stats = Status::Error("not run");
   if (!options.step.empty()) {
-    stats = SummarizeOneStep(options.inputs, policy.value(), options.steps_regex, options.step);
+    Result<StepsInputs> inputs = ResolveStepsInputs(options.inputs);
+    if (!inputs.ok()) return Fail(inputs.status());
+    StepsOptions steps_options;
+    steps_options.range_regex = options.steps_regex;
+    stats = SummarizeStep(inputs.value(), policy.value(), steps_options, options.step,
+                          options.details ? &details : nullptr);
   } else {
     Result<SummaryInputs> inputs = ResolveInputs(options.inputs);
     if (!inputs.ok()) return Fail(inputs.status());

@@ -33,6 +33,20 @@ int Fail(const Status& status) {
   return 2;
 }
 
+int EmitStreamed(const std::function<void(const std::function<void(std::string_view)>&)>& produce,
+                 const std::string& output) {
+  if (output == "-") {
+    bool ok = true;
+    produce([&ok](std::string_view piece) { ok = ok && WriteStdout(piece); });
+    return ok ? 0 : 2;
+  }
+  Result<std::unique_ptr<AtomicFileWriter>> file = AtomicFileWriter::Open(output);
+  if (!file.ok()) return Fail(file.status());
+  produce([&file](std::string_view piece) { file.value()->Append(piece); });
+  Status written = file.value()->Commit();
+  return written.ok() ? 0 : Fail(written);
+}
+
 int Emit(std::string_view text, const std::string& output) {
   if (output == "-") return WriteStdout(text) ? 0 : 2;
   Status written = WriteFileAtomically(output, text);

@@ -2,6 +2,7 @@
 // the result and reporting failure.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -29,5 +30,8 @@ int Fail(const Status& status);
 
 /// Writes `text` to stdout ("-") or atomically to a file; returns the exit code.
 int Emit(std::string_view text, const std::string& output);
+/// The same for text that `produce` hands out in pieces (a file still appears whole).
+int EmitStreamed(const std::function<void(const std::function<void(std::string_view)>&)>& produce,
+                 const std::string& output);
 
 }  // namespace stepstat::cli

@@ -25,8 +25,4 @@ void AddClassifyCommand(CLI::App& app, Action& action);
 void AddPoliciesCommand(CLI::App& app, Action& action);
 void AddStepsCommand(CLI::App& app, Action& action);
 
-/// `summarize --step N|median`: the reference JSON of one step of a whole-run capture.
-Result<StepStats> SummarizeOneStep(const std::vector<std::string>& inputs, const Policy& policy,
-                                   const std::string& steps_regex, const std::string& which);
-
 }  // namespace stepstat::cli

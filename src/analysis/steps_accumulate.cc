@@ -1,0 +1,152 @@
+#include "analysis/steps_accumulate.h"
+
+#include <optional>
+#include <thread>
+
+#include "analysis/launched_kernels_sink.h"
+#include "analysis/step_overlap_meter.h"
+#include "analysis/steps_sink.h"
+
+namespace stepstat {
+
+namespace {
+
+// How far one reader may run ahead of the other, in union components (16 bytes each).
+constexpr size_t kMaxPendingComponents = 1 << 16;
+
+class LaunchBookkeepingSink : public TraceSink {
+ public:
+  explicit LaunchBookkeepingSink(const Plan& plan) : plan_(plan) {}
+  Status OnGpuOps(std::span<const GpuOp>, const StringPool&) override { return Status::Ok(); }
+  Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool&) override {
+    for (const LaunchCall& call : calls) plan_.on_launch(call, plan_.launch_step(call));
+    return Status::Ok();
+  }
+
+ private:
+  const Plan& plan_;
+};
+
+StepAccumulators MakeAccumulators(const Policy& policy, const Classifier& classifier,
+                                  const StepsOptions& options, const Plan& plan, bool buffered) {
+  return StepAccumulators(
+      plan.step_count, [&classifier](std::string_view name) { return classifier.Classify(name); },
+      static_cast<int>(policy.components.size()) + 1, options.dominant_kernel_fraction, buffered);
+}
+
+// Both readers at once, the launch/kernel overlap measured by a StepOverlapMeter; nullopt
+// when an input is not sorted by time.
+Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(
+    const StepsInputs& inputs, const Policy& policy, const Classifier& classifier,
+    const StepsOptions& options, const Plan& plan) {
+  const TraceInput& launches = *LaunchSource(inputs);
+  if (plan.after_launches) {
+    LaunchBookkeepingSink bookkeeping(plan);
+    RETURN_IF_ERROR(
+        ReadInput(launches.path, launches.display_name, launches.kind, bookkeeping).status());
+    plan.after_launches();
+  }
+  StepAccumulators steps = MakeAccumulators(policy, classifier, options, plan, false);
+  StepOverlapMeter meter(steps.size(), kMaxPendingComponents);
+  steps.UseMeter(&meter);
+  std::vector<int64_t> calls(steps.size(), 0);
+  bool launches_unsorted = false;
+  Status launch_read;
+  std::thread launch_thread([&] {
+    auto step_of = [&plan](const LaunchCall& call) {
+      int32_t step = plan.launch_step(call);
+      if (plan.on_launch && !plan.after_launches) plan.on_launch(call, step);
+      return step;
+    };
+    StepMeterLaunchSink sink(meter, step_of, calls, launches.display_name);
+    launch_read = ReadInput(launches.path, launches.display_name, launches.kind, sink).status();
+    launches_unsorted = sink.unsorted();
+    if (!launch_read.ok()) meter.Abort();
+    meter.Close(StepOverlapMeter::kLaunches);
+  });
+  StepGpuSink gpu_sink(steps, plan.op_step, inputs.trace.gpu.display_name);
+  Status gpu_read = ReadGpuSide(inputs.trace.gpu, gpu_sink).status();
+  if (!gpu_read.ok()) meter.Abort();
+  meter.Close(StepOverlapMeter::kKernels);
+  launch_thread.join();
+  if (steps.unsorted() || launches_unsorted) {
+    return std::optional<std::vector<StepTotals>>();
+  }
+  RETURN_IF_ERROR(gpu_read);
+  RETURN_IF_ERROR(launch_read);
+  steps.FinishOps();
+  std::vector<StepTotals> totals = steps.TakeTotals();
+  for (size_t i = 0; i < totals.size(); ++i) {
+    totals[i].launch_call_count = calls[i];
+    totals[i].launch_union_ns = meter.union_length(StepOverlapMeter::kLaunches, i);
+    totals[i].launch_overlap_ns = meter.overlap(i);
+  }
+  return std::optional(std::move(totals));
+}
+
+// Launch calls first, each step's launch union held, then the GPU operations: for input
+// out of order, which the streaming pass cannot take.
+Result<std::vector<StepTotals>> AccumulateHolding(const StepsInputs& inputs,
+                                                  const Policy& policy,
+                                                  const Classifier& classifier,
+                                                  const StepsOptions& options, const Plan& plan) {
+  for (bool buffered : {false, true}) {
+    StepAccumulators steps = MakeAccumulators(policy, classifier, options, plan, buffered);
+    if (plan.launch_step) {
+      StepLaunchSink launch_sink(steps, [&plan](const LaunchCall& call) {
+        int32_t step = plan.launch_step(call);
+        if (plan.on_launch) plan.on_launch(call, step);
+        return step;
+      });
+      const TraceInput& source = *LaunchSource(inputs);
+      RETURN_IF_ERROR(
+          ReadInput(source.path, source.display_name, source.kind, launch_sink).status());
+    }
+    steps.FinishLaunches();
+    if (plan.after_launches) plan.after_launches();
+    StepGpuSink gpu_sink(steps, plan.op_step, inputs.trace.gpu.display_name);
+    Status read = ReadGpuSide(inputs.trace.gpu, gpu_sink).status();
+    if (steps.unsorted() && !buffered) continue;
+    RETURN_IF_ERROR(read);
+    steps.FinishOps();
+    return steps.TakeTotals();
+  }
+  return Status::Error("unreachable");
+}
+
+}  // namespace
+
+bool HoldsLaunchesAndOps(InputKind kind) {
+  return kind == InputKind::kNsysSqlite || kind == InputKind::kKinetoJson;
+}
+
+const TraceInput* LaunchSource(const StepsInputs& inputs) {
+  if (inputs.trace.launches) return &*inputs.trace.launches;
+  InputKind kind = inputs.trace.gpu.kind;
+  if (HoldsLaunchesAndOps(kind) || kind == InputKind::kNsysKernExecTraceCsv) {
+    return &inputs.trace.gpu;
+  }
+  return nullptr;
+}
+
+Result<ReadReport> ReadGpuSide(const TraceInput& input, TraceSink& sink) {
+  LaunchedKernelsSink launched(sink, /*forward_launch_calls=*/false);
+  TraceSink& target =
+      input.kind == InputKind::kNsysKernExecTraceCsv ? static_cast<TraceSink&>(launched) : sink;
+  return ReadInput(input.path, input.display_name, input.kind, target);
+}
+
+Result<std::vector<StepTotals>> Accumulate(const StepsInputs& inputs, const Policy& policy,
+                                           const Classifier& classifier,
+                                           const StepsOptions& options, const Plan& plan) {
+  // A SQLite or Kineto file would be read twice at once for the two sides (Kineto parses
+  // the whole document each time) and does not deliver its rows in time order anyway.
+  if (plan.launch_step && !HoldsLaunchesAndOps(inputs.trace.gpu.kind)) {
+    ASSIGN_OR_RETURN(std::optional<std::vector<StepTotals>> streamed,
+                     AccumulateStreaming(inputs, policy, classifier, options, plan));
+    if (streamed) return std::move(*streamed);
+  }
+  return AccumulateHolding(inputs, policy, classifier, options, plan);
+}
+
+}  // namespace stepstat

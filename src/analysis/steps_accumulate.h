@@ -1,0 +1,42 @@
+// The passes that add up every step once steps are known: how each launch call and GPU
+// operation finds its step (a Plan), and the reads that feed the per-step accumulators.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "stepstat/policy.h"
+#include "stepstat/steps.h"
+
+namespace stepstat {
+
+struct Plan {
+  size_t step_count = 0;
+  std::function<int32_t(const LaunchCall&)> launch_step;  // empty: no launch pass
+  // Optional: bookkeeping on each call of the launch pass (not on replays); it runs on the
+  // launch reader's thread unless after_launches is set.
+  std::function<void(const LaunchCall&, int32_t)> on_launch;
+  std::function<int32_t(const GpuOp&)> op_step;
+  // Optional: GPU operations find their step only once every launch call was seen (the
+  // key → step runs); the launch bookkeeping then gets a pass of its own first.
+  std::function<void()> after_launches;
+};
+
+/// Whether one file holds both GPU operations and launch calls.
+bool HoldsLaunchesAndOps(InputKind kind);
+/// The file that holds launch calls, if any.
+const TraceInput* LaunchSource(const StepsInputs& inputs);
+/// Reads the GPU side of `input` (a kern-exec trace alone stands in for the GPU trace).
+Result<ReadReport> ReadGpuSide(const TraceInput& input, TraceSink& sink);
+
+/// One StepTotals per step of `plan`, then one for the operations outside every step.
+/// For nsys CSV inputs, launch calls and GPU operations are read at once on two threads, the
+/// overlap measured as they pass, so memory is bounded by the steps; other inputs, and CSV
+/// input not sorted by time, hold each step's launch union between a launch pass and a GPU
+/// pass (and buffer kernels when they are out of order).
+Result<std::vector<StepTotals>> Accumulate(const StepsInputs& inputs, const Policy& policy,
+                                           const Classifier& classifier,
+                                           const StepsOptions& options, const Plan& plan);
+
+}  // namespace stepstat
