@@ -17,6 +17,9 @@
 // of the periods, with a median gap at least half of the largest, is preferred to any phase
 // without one. Unified-memory page migrations are not host transfers (they happen during
 // kernels, not at a sync). With no host transfers in the trace the rule is idle gaps alone.
+// Not used: the longest gap with ALL GPU work idle (device-side memsets split a pause's gap,
+// but on the DiT run both gaps come out near 2.3 ms, so it does not decide), nor "a capture
+// starts at a step" (nsys --delay captures start anywhere).
 #pragma once
 
 #include <cstddef>
