@@ -22,7 +22,9 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 set(ENV{PKG_CONFIG_LIBDIR} "/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig")
 set(ENV{PKG_CONFIG_PATH} "")
 
-# -L: the aarch64 dynamic loader and libc of the cross toolchain; qemu falls back to the host
-# paths for the multiarch libraries (/usr/lib/aarch64-linux-gnu), which that loader searches.
+# -L /: run with the arm64 dynamic loader and libc that multiarch installed (libc6:arm64, in
+# /lib/aarch64-linux-gnu), where the other arm64 libraries are too. Not -L /usr/aarch64-linux-gnu:
+# that loader comes from the cross toolchain's libc (another Debian revision) but would load
+# libc.so.6 from /lib/aarch64-linux-gnu, and that mismatched pair hangs in pthread_create.
 find_program(STEPSTAT_QEMU_AARCH64 qemu-aarch64-static qemu-aarch64 REQUIRED)
-set(CMAKE_CROSSCOMPILING_EMULATOR ${STEPSTAT_QEMU_AARCH64} -L /usr/aarch64-linux-gnu)
+set(CMAKE_CROSSCOMPILING_EMULATOR ${STEPSTAT_QEMU_AARCH64} -L /)
