@@ -222,7 +222,10 @@ INSTANTIATE_TEST_SUITE_P(NsysExports, RealSqlite,
 // An older layout: TARGET_INFO_CUDA_GPU, no MEMSET table, no ENUM_CUDA_MEMCPY_OPER, no
 // globalPid (so the launch join falls back to correlationId alone), rows out of start order.
 fs::path BuildOldSchemaExport() {
-  fs::path path = TempPath("old_schema.sqlite");
+  // One file per test: ctest runs each test as its own process, two of these at once with -j.
+  fs::path path = TempPath(
+      std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+      "_old_schema.sqlite");
   TestDb db(path, /*create=*/true);
   db.Exec(R"sql(
     CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);
