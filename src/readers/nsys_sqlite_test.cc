@@ -223,9 +223,9 @@ INSTANTIATE_TEST_SUITE_P(NsysExports, RealSqlite,
 // globalPid (so the launch join falls back to correlationId alone), rows out of start order.
 fs::path BuildOldSchemaExport() {
   // One file per test: ctest runs each test as its own process, two of these at once with -j.
-  fs::path path = TempPath(
-      std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
-      "_old_schema.sqlite");
+  fs::path path =
+      TempPath(std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+               "_old_schema.sqlite");
   TestDb db(path, /*create=*/true);
   db.Exec(R"sql(
     CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);
