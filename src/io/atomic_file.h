@@ -9,7 +9,8 @@
 
 namespace stepstat {
 
-/// Writes `bytes` to `path` atomically (same-directory temp file + rename).
+/// Writes `bytes` to `path` atomically (same-directory temp file + rename); a device or pipe
+/// is written in place.
 Status WriteFileAtomically(const std::filesystem::path& path, std::string_view bytes);
 
 /// Writes `bytes` to standard output; false if the write failed (e.g. a closed pipe).
