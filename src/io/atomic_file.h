@@ -11,11 +11,13 @@
 
 namespace stepstat {
 
-/// Writes `bytes` to `path` atomically (same-directory temp file + rename).
+/// Writes `bytes` to `path` atomically (same-directory temp file + rename); a device or pipe
+/// is written in place.
 Status WriteFileAtomically(const std::filesystem::path& path, std::string_view bytes);
 
 /// The same for output written piece by piece: the file appears at Commit(), whole; a
-/// writer destroyed before that removes its temporary file.
+/// writer destroyed before that removes its temporary file. A device or pipe is written in
+/// place.
 class AtomicFileWriter {
  public:
   static Result<std::unique_ptr<AtomicFileWriter>> Open(const std::filesystem::path& path);
@@ -28,11 +30,13 @@ class AtomicFileWriter {
   Status Commit();
 
  private:
-  AtomicFileWriter(std::filesystem::path path, std::filesystem::path temp, std::FILE* file)
-      : path_(std::move(path)), temp_(std::move(temp)), file_(file) {}
+  AtomicFileWriter(std::filesystem::path path, std::filesystem::path temp, std::FILE* file,
+                   bool in_place)
+      : path_(std::move(path)), temp_(std::move(temp)), file_(file), in_place_(in_place) {}
   std::filesystem::path path_;
-  std::filesystem::path temp_;
+  std::filesystem::path temp_;  ///< the path itself when written in place
   std::FILE* file_;
+  bool in_place_;
   bool ok_ = true;
 };
 

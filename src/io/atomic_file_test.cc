@@ -5,6 +5,13 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+
+#if !defined(_WIN32)
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 namespace stepstat {
 namespace {
@@ -60,6 +67,37 @@ TEST(AtomicFileWriter, AWriterDroppedBeforeCommitLeavesNothing) {
   EXPECT_NE(nowhere.status().message().find("cannot write"), std::string::npos);
   fs::remove_all(dir);
 }
+
+#if !defined(_WIN32)
+// `-o /dev/null` run as root replaced the machine's /dev/null with a regular file: a device or
+// pipe must be written in place. A FIFO stands in for the device (no root needed).
+TEST(AtomicFileWriter, WritesIntoAFifoInsteadOfReplacingIt) {
+  fs::path fifo = FreshDir("fifo") / "pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (bool streamed : {false, true}) {
+    // Opened for reading first (non-blocking), so the writer's open does not wait.
+    int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+    ASSERT_GE(reader, 0);
+    Status written = Status::Ok();
+    if (streamed) {
+      Result<std::unique_ptr<AtomicFileWriter>> file = AtomicFileWriter::Open(fifo);
+      ASSERT_TRUE(file.ok()) << file.status().message();
+      file.value()->Append("through ");
+      file.value()->Append("the pipe");
+      written = file.value()->Commit();
+    } else {
+      written = WriteFileAtomically(fifo, "through the pipe");
+    }
+    char buffer[64] = {};
+    ssize_t n = ::read(reader, buffer, sizeof buffer);
+    ::close(reader);
+    EXPECT_TRUE(written.ok()) << written.message();
+    EXPECT_TRUE(fs::is_fifo(fifo));
+    EXPECT_EQ(std::string(buffer, n > 0 ? static_cast<size_t>(n) : 0), "through the pipe");
+  }
+  fs::remove_all(fifo.parent_path());
+}
+#endif
 
 }  // namespace
 }  // namespace stepstat
