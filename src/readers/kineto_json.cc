@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <utility>
 
@@ -184,16 +185,25 @@ class Finisher {
         kernels.emplace_back(op.correlation_id, i);
       }
     }
-    std::sort(kernels.begin(), kernels.end());
+    if (!std::is_sorted(kernels.begin(), kernels.end())) std::sort(kernels.begin(), kernels.end());
     const NameId unknown_kernel = pool_.Intern("");
+    // Calls mostly come in correlation order too: try where the previous call's kernels
+    // ended before searching.
+    auto hint = kernels.begin();
     auto kernels_of = [&](const LaunchCall& call) {
-      auto first = std::lower_bound(kernels.begin(), kernels.end(),
-                                    std::pair<int64_t, size_t>(call.correlation_id, 0));
+      auto first = hint;
+      bool at_hint = first != kernels.end() && first->first == call.correlation_id &&
+                     (first == kernels.begin() || std::prev(first)->first < call.correlation_id);
+      if (!at_hint) {
+        first = std::lower_bound(kernels.begin(), kernels.end(),
+                                 std::pair<int64_t, size_t>(call.correlation_id, 0));
+      }
       auto last = first;
       while (call.correlation_id >= 0 && last != kernels.end() &&
              last->first == call.correlation_id) {
         ++last;
       }
+      hint = last;
       return std::pair(first, last);
     };
     auto fill = [&](LaunchCall& call, const GpuOp& kernel) {
@@ -208,6 +218,7 @@ class Finisher {
       auto [first, last] = kernels_of(call);
       joined_count += std::max<size_t>(1, static_cast<size_t>(last - first));
     }
+    hint = kernels.begin();
     if (joined_count == records_.calls.size()) {  // the usual case: fill in place
       for (LaunchCall& call : records_.calls) {
         call.kernel_name = unknown_kernel;
@@ -216,6 +227,7 @@ class Finisher {
       }
       return;
     }
+    hint = kernels.begin();
     std::vector<LaunchCall> joined;
     joined.reserve(joined_count);
     for (LaunchCall call : records_.calls) {

@@ -11,6 +11,7 @@
 #include "core/decimal.h"
 #include "readers/kineto_json_internal.h"
 #include "readers/launch_apis.h"
+#include "readers/name_cache.h"
 
 namespace stepstat::kineto {
 namespace {
@@ -61,6 +62,35 @@ std::optional<int64_t> ParseIntToken(std::string_view token) {
     value = value * 10 + (c - '0');
   }
   return negative ? -value : value;
+}
+
+// "digits" or "digits.ddd" (at most 3 fraction digits, at most 15 integer digits) µs → ns:
+// the form nearly every Kineto time takes. Anything else (exponents, signs, quotes, finer
+// fractions that need rounding) returns nullopt and goes through ParseScaledDecimal.
+std::optional<int64_t> SimpleMicrosToNs(std::string_view text, bool& has_fraction) {
+  const char* p = text.data();
+  const char* end = p + text.size();
+  const char* int_end = p;
+  int64_t value = 0;
+  while (int_end < end && static_cast<unsigned>(*int_end - '0') < 10) {
+    value = value * 10 + (*int_end - '0');
+    ++int_end;
+  }
+  size_t int_digits = static_cast<size_t>(int_end - p);
+  if (int_digits == 0 || int_digits > 15) return std::nullopt;
+  if (int_end == end) return value * 1000;
+  if (*int_end != '.') return std::nullopt;
+  const char* q = int_end + 1;
+  int64_t scale = 1000;
+  while (q < end && static_cast<unsigned>(*q - '0') < 10) {
+    if (scale == 1) return std::nullopt;  // a fourth fraction digit: needs rounding
+    scale /= 10;
+    value = value * 10 + (*q - '0');
+    ++q;
+  }
+  if (q != end || q == int_end + 1) return std::nullopt;
+  has_fraction = true;
+  return value * scale;
 }
 
 struct Event {
@@ -127,21 +157,23 @@ class EventParser {
       ondemand::object object;
       if (auto error = element.get_object().get(object)) return JsonError(error, doc, "an event");
       Event event;
+      bool ignored = false;
       for (auto member : object) {
         ondemand::field field;
         if (auto error = std::move(member).get(field))
           return JsonError(error, doc, "an event's key");
-        RETURN_IF_ERROR(ReadEventField(doc, field, event));
+        ASSIGN_OR_RETURN(bool key_decides, ReadEventField(doc, field, event));
+        // Most events are CPU ops, Python functions and flow arrows: leave them as soon as
+        // "ph", "cat" or "name" says so; the array walk skips the rest of the object.
+        if (key_decides && Ignored(event)) {
+          ignored = true;
+          break;
+        }
       }
       ++records_.events;
-      if (event.ph != "\"X\"") continue;
+      if (ignored || event.ph != "\"X\"") continue;
       Category category = Classify(event.cat);
-      // PyTorch 1.x wrote ProfilerStep#N as a CPU op rather than a user annotation.
-      if (category == Category::kOther &&
-          (event.cat == "\"cpu_op\"" || event.cat == "\"Operator\"") &&
-          event.name.starts_with("\"ProfilerStep#")) {
-        category = Category::kAnnotation;
-      }
+      if (category == Category::kOther && IsOldProfilerStep(event)) category = Category::kAnnotation;
       if (category == Category::kOther) continue;
       size_t offset = where != nullptr ? static_cast<size_t>(where - data_) : 0;
       if (category == Category::kAnnotation) {
@@ -155,20 +187,49 @@ class EventParser {
     return Status::Ok();
   }
 
-  Status ReadEventField(ondemand::document& doc, ondemand::field& field, Event& event) {
+  // PyTorch 1.x wrote ProfilerStep#N as a CPU op rather than a user annotation.
+  static bool IsOldProfilerStep(const Event& event) {
+    return (event.cat == "\"cpu_op\"" || event.cat == "\"Operator\"") &&
+           event.name.starts_with("\"ProfilerStep#");
+  }
+
+  // True when what was read so far shows the event will not be kept, whatever follows.
+  static bool Ignored(const Event& event) {
+    if (!event.ph.empty() && event.ph != "\"X\"") return true;
+    if (event.cat.empty()) return false;
+    Category category = Classify(event.cat);
+    if (category != Category::kOther) return false;
+    if (event.cat != "\"cpu_op\"" && event.cat != "\"Operator\"") return true;
+    return !event.name.empty() && !IsOldProfilerStep(event);
+  }
+
+  // Stores the field the event needs; true when the key was "ph", "cat" or "name", the keys
+  // that can show the event is not wanted.
+  Result<bool> ReadEventField(ondemand::document& doc, ondemand::field& field, Event& event) {
     ondemand::raw_json_string key = field.key();
     const char* k = key.raw();
     std::string_view* slot = nullptr;
+    bool decides = false;
     switch (k[0]) {
       case 'p':
-        if (key.unsafe_is_equal("ph")) slot = &event.ph;
-        if (key.unsafe_is_equal("pid")) slot = &event.pid;
+        if (key.unsafe_is_equal("ph")) {
+          slot = &event.ph;
+          decides = true;
+        } else if (key.unsafe_is_equal("pid")) {
+          slot = &event.pid;
+        }
         break;
       case 'c':
-        if (key.unsafe_is_equal("cat")) slot = &event.cat;
+        if (key.unsafe_is_equal("cat")) {
+          slot = &event.cat;
+          decides = true;
+        }
         break;
       case 'n':
-        if (key.unsafe_is_equal("name")) slot = &event.name;
+        if (key.unsafe_is_equal("name")) {
+          slot = &event.name;
+          decides = true;
+        }
         break;
       case 't':
         if (key.unsafe_is_equal("ts")) slot = &event.ts;
@@ -181,13 +242,14 @@ class EventParser {
         // Args of CPU ops are large: only open them for categories that need them (or when
         // "cat" has not been seen yet).
         if (key.unsafe_is_equal("args") && (event.cat.empty() || NeedsArgs(Classify(event.cat)))) {
-          return ReadArgs(doc, field.value(), event);
+          RETURN_IF_ERROR(ReadArgs(doc, field.value(), event));
+          return false;
         }
         break;
       default: break;
     }
     if (slot != nullptr) *slot = Trim(field.value().raw_json_token());
-    return Status::Ok();
+    return decides;
   }
 
   Status ReadArgs(ondemand::document& doc, ondemand::value value, Event& event) {
@@ -242,6 +304,9 @@ class EventParser {
     if (text.size() >= 2 && text.front() == '"' && text.back() == '"') {
       text = text.substr(1, text.size() - 2);
     }
+    if (std::optional<int64_t> simple = SimpleMicrosToNs(text, records_.saw_decimal_time)) {
+      return *simple;
+    }
     DecimalResult result = ParseScaledDecimal(text, 3);
     if (!result.ok()) {
       return Error(token.data(), std::string("bad \"") + what + "\" " + std::string(token) + ": " +
@@ -255,7 +320,7 @@ class EventParser {
     if (token.empty()) return pool_.Intern("");
     std::optional<std::string_view> text = UnescapeJsonString(token, scratch_);
     if (!text) return Error(data_ + offset, "\"name\" is not a valid JSON string");
-    return pool_.Intern(*text);
+    return names_.Intern(*text);
   }
 
   Status AddGpuOp(const Event& event, Category category, size_t offset) {
@@ -280,7 +345,7 @@ class EventParser {
     std::optional<std::string_view> name = UnescapeJsonString(event.name, scratch_);
     if (!name || !IsKernelLaunchApi(NormalizeCudaApiName(*name))) return Status::Ok();
     LaunchCall call;
-    call.api_name = pool_.Intern(NormalizeCudaApiName(*name));
+    call.api_name = names_.Intern(NormalizeCudaApiName(*name));
     ASSIGN_OR_RETURN(call.api_start_ns, Time(event.ts, "ts", offset));
     ASSIGN_OR_RETURN(call.api_duration_ns, Time(event.dur, "dur", offset));
     call.pid = ParseIntToken(event.pid).value_or(-1);
@@ -349,6 +414,7 @@ class EventParser {
   size_t size_;
   std::string_view display_name_;
   StringPool& pool_;
+  NameCache names_{pool_};  ///< kernel and API names repeat on every launch
   Records& records_;
   std::string scratch_;
 };
