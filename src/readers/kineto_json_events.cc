@@ -64,35 +64,6 @@ std::optional<int64_t> ParseIntToken(std::string_view token) {
   return negative ? -value : value;
 }
 
-// "digits" or "digits.ddd" (at most 3 fraction digits, at most 15 integer digits) µs → ns:
-// the form nearly every Kineto time takes. Anything else (exponents, signs, quotes, finer
-// fractions that need rounding) returns nullopt and goes through ParseScaledDecimal.
-std::optional<int64_t> SimpleMicrosToNs(std::string_view text, bool& has_fraction) {
-  const char* p = text.data();
-  const char* end = p + text.size();
-  const char* int_end = p;
-  int64_t value = 0;
-  while (int_end < end && static_cast<unsigned>(*int_end - '0') < 10) {
-    value = value * 10 + (*int_end - '0');
-    ++int_end;
-  }
-  size_t int_digits = static_cast<size_t>(int_end - p);
-  if (int_digits == 0 || int_digits > 15) return std::nullopt;
-  if (int_end == end) return value * 1000;
-  if (*int_end != '.') return std::nullopt;
-  const char* q = int_end + 1;
-  int64_t scale = 1000;
-  while (q < end && static_cast<unsigned>(*q - '0') < 10) {
-    if (scale == 1) return std::nullopt;  // a fourth fraction digit: needs rounding
-    scale /= 10;
-    value = value * 10 + (*q - '0');
-    ++q;
-  }
-  if (q != end || q == int_end + 1) return std::nullopt;
-  has_fraction = true;
-  return value * scale;
-}
-
 struct Event {
   std::string_view ph, cat, name, pid, tid, ts, dur;
   std::string_view stream, correlation, bytes;  // from "args"
@@ -438,6 +409,33 @@ Status ParseEvents(const char* data, size_t size, size_t padded_size, std::strin
   }
   EventParser events(data, size, display_name, pool, records);
   return events.Run(doc);
+}
+
+std::optional<int64_t> SimpleMicrosToNs(std::string_view text, bool& has_fraction) {
+  constexpr size_t kMaxDigits = 19;  // < 10^19: no overflow in a uint64_t
+  const char* p = text.data();
+  const char* end = p + text.size();
+  if (text.empty() || text.size() > kMaxDigits + 1) return std::nullopt;
+  uint64_t value = 0;
+  const char* q = p;
+  while (q < end && static_cast<unsigned>(*q - '0') < 10) value = value * 10 + (*q++ - '0');
+  if (q == p) return std::nullopt;
+  uint64_t scale = 1000;
+  if (q < end) {
+    if (*q != '.') return std::nullopt;
+    const char* fraction = ++q;
+    while (q < end && static_cast<unsigned>(*q - '0') < 10) value = value * 10 + (*q++ - '0');
+    size_t digits = static_cast<size_t>(q - fraction);
+    if (q != end || digits == 0 || digits > 3) return std::nullopt;
+    scale = digits == 1 ? 100 : digits == 2 ? 10 : 1;
+    has_fraction = true;
+  } else if (text.size() > kMaxDigits) {
+    return std::nullopt;
+  }
+  if (value > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) / scale) {
+    return std::nullopt;
+  }
+  return static_cast<int64_t>(value * scale);
 }
 
 int64_t CountNewlines(std::string_view text) {

@@ -35,6 +35,11 @@ struct Records {
 Status ParseEvents(const char* data, size_t size, size_t padded_size, std::string_view display_name,
                    StringPool& pool, Records& records);
 
+/// Exact ns of a time written as plain decimal µs ("1712867402000000", "12.345": at most 3
+/// fraction digits, at most 19 digits); nullopt for any other form, which callers hand to
+/// ParseScaledDecimal. Sets `has_fraction` when the text has a '.'.
+std::optional<int64_t> SimpleMicrosToNs(std::string_view text, bool& has_fraction);
+
 /// Number of '\n' bytes in `text`.
 int64_t CountNewlines(std::string_view text);
 
