@@ -324,10 +324,17 @@ Result<ReadReport> ParseKinetoJson(std::string& json, std::string_view display_n
   const size_t size = json.size();
   json.resize(size + simdjson::SIMDJSON_PADDING, '\0');
   json.resize(size);
+  return kineto::ParsePaddedJson(json, json.capacity(), display_name, sink);
+}
+
+namespace kineto {
+
+Result<ReadReport> ParsePaddedJson(std::string_view json, size_t readable_size,
+                                   std::string_view display_name, TraceSink& sink) {
   StringPool pool;
   kineto::Records records;
-  RETURN_IF_ERROR(
-      kineto::ParseEvents(json.data(), size, json.capacity(), display_name, pool, records));
+  RETURN_IF_ERROR(kineto::ParseEvents(json.data(), json.size(), readable_size, display_name, pool,
+                                      records));
   kineto::Finisher finisher(json, display_name, pool, records);
   RETURN_IF_ERROR(finisher.Run());
   RETURN_IF_ERROR(kineto::EmitInBatches(
@@ -349,4 +356,5 @@ Result<ReadReport> ParseKinetoJson(std::string& json, std::string_view display_n
   return report;
 }
 
+}  // namespace kineto
 }  // namespace stepstat

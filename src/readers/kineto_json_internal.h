@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "stepstat/read.h"
 #include "stepstat/status.h"
 #include "stepstat/trace.h"
 
@@ -29,6 +30,11 @@ struct Records {
   int64_t events = 0;
   bool saw_decimal_time = false;  ///< some ts/dur had a fraction ("12.345")
 };
+
+/// ParseKinetoJson over `json`, whose buffer is readable (and zero) up to
+/// `json.data() + readable_size`, at least SIMDJSON_PADDING bytes past its end.
+Result<ReadReport> ParsePaddedJson(std::string_view json, size_t readable_size,
+                                   std::string_view display_name, TraceSink& sink);
 
 /// Walks the document (`size` bytes at `data`, readable up to `data + padded_size`) and
 /// appends records; names are interned into `pool`.
