@@ -333,8 +333,11 @@ Result<ReadReport> ParsePaddedJson(std::string_view json, size_t readable_size,
                                    std::string_view display_name, TraceSink& sink) {
   StringPool pool;
   kineto::Records records;
-  RETURN_IF_ERROR(kineto::ParseEvents(json.data(), json.size(), readable_size, display_name, pool,
-                                      records));
+  if (!kineto::ParseEventsInChunks(json, display_name, pool, records).ok()) {
+    records = kineto::Records();
+    RETURN_IF_ERROR(kineto::ParseEvents(json.data(), json.size(), readable_size, {json, 0},
+                                        display_name, pool, records));
+  }
   kineto::Finisher finisher(json, display_name, pool, records);
   RETURN_IF_ERROR(finisher.Run());
   RETURN_IF_ERROR(kineto::EmitInBatches(

@@ -71,9 +71,14 @@ struct Event {
 
 class EventParser {
  public:
-  EventParser(const char* data, size_t size, std::string_view display_name, StringPool& pool,
-              Records& records)
-      : data_(data), size_(size), display_name_(display_name), pool_(pool), records_(records) {}
+  EventParser(const char* data, size_t size, const TextOrigin& origin,
+              std::string_view display_name, StringPool& pool, Records& records)
+      : data_(data),
+        size_(size),
+        origin_(origin),
+        display_name_(display_name),
+        pool_(pool),
+        records_(records) {}
 
   Status Run(ondemand::document& doc) {
     ondemand::object root;
@@ -97,6 +102,11 @@ class EventParser {
         }
         saw_events = true;
         RETURN_IF_ERROR(ReadEvents(doc, events));
+        ++shape_.event_arrays;
+        const char* after = nullptr;
+        if (doc.current_location().get(after) == simdjson::SUCCESS) {
+          shape_.events_end = static_cast<size_t>(after - data_);
+        }
       } else if (key.unsafe_is_equal("deviceProperties")) {
         RETURN_IF_ERROR(ReadDeviceProperties(doc, field.value()));
       } else if (key.unsafe_is_equal("baseTimeNanoseconds")) {
@@ -146,7 +156,8 @@ class EventParser {
       Category category = Classify(event.cat);
       if (category == Category::kOther && IsOldProfilerStep(event)) category = Category::kAnnotation;
       if (category == Category::kOther) continue;
-      size_t offset = where != nullptr ? static_cast<size_t>(where - data_) : 0;
+      size_t offset =
+          where != nullptr ? static_cast<size_t>((where - data_) + origin_.shift) : 0;
       if (category == Category::kAnnotation) {
         RETURN_IF_ERROR(AddRange(event, offset));
       } else if (category == Category::kLaunchApi) {
@@ -352,15 +363,22 @@ class EventParser {
     if (items.size() < items.capacity()) return;
     size_t seen = std::max<size_t>(offset, 1);
     size_t projected = static_cast<size_t>(static_cast<double>(items.size()) * 1.1 *
-                                           static_cast<double>(size_) / static_cast<double>(seen));
+                                           static_cast<double>(origin_.document.size()) /
+                                           static_cast<double>(seen));
     items.reserve(std::max({projected, 2 * items.size(), size_t{1024}}));
   }
 
   // GPU "pid"s are device indexes; a trace has a handful, so a linear search is fastest.
   NameId DeviceIndex(std::string_view pid) {
     auto& keys = records_.device_keys;
+    // Compare the parsed text (in cache), not the document bytes it was copied from.
     auto it = std::find(keys.begin(), keys.end(), pid);
     if (it != keys.end()) return static_cast<NameId>(it - keys.begin());
+    // A new key must outlive a chunk's copy: view the same bytes in the document.
+    if (!pid.empty() && pid.data() >= data_ && pid.data() + pid.size() <= data_ + size_) {
+      pid = origin_.document.substr(static_cast<size_t>((pid.data() - data_) + origin_.shift),
+                                    pid.size());
+    }
     keys.push_back(pid);
     return static_cast<NameId>(keys.size() - 1);
   }
@@ -381,8 +399,14 @@ class EventParser {
     return Error(where, what);
   }
 
+ public:
+  const TextShape& shape() const { return shape_; }
+
+ private:
   const char* data_;
   size_t size_;
+  TextOrigin origin_;
+  TextShape shape_;
   std::string_view display_name_;
   StringPool& pool_;
   NameCache names_{pool_};  ///< kernel and API names repeat on every launch
@@ -392,8 +416,9 @@ class EventParser {
 
 }  // namespace
 
-Status ParseEvents(const char* data, size_t size, size_t padded_size, std::string_view display_name,
-                   StringPool& pool, Records& records) {
+Status ParseEvents(const char* data, size_t size, size_t padded_size, const TextOrigin& origin,
+                   std::string_view display_name, StringPool& pool, Records& records,
+                   TextShape* shape) {
   if (padded_size < size + simdjson::SIMDJSON_PADDING) {
     return ErrorAt(display_name, 0, "internal error: JSON buffer lacks simdjson's padding");
   }
@@ -407,8 +432,10 @@ Status ParseEvents(const char* data, size_t size, size_t padded_size, std::strin
   if (auto error = parser.iterate(data, size, padded_size).get(doc)) {
     return ErrorAt(display_name, 0, std::string("invalid JSON: ") + simdjson::error_message(error));
   }
-  EventParser events(data, size, display_name, pool, records);
-  return events.Run(doc);
+  EventParser events(data, size, origin, display_name, pool, records);
+  Status status = events.Run(doc);
+  if (shape != nullptr) *shape = events.shape();
+  return status;
 }
 
 std::optional<int64_t> SimpleMicrosToNs(std::string_view text, bool& has_fraction) {

@@ -36,10 +36,33 @@ struct Records {
 Result<ReadReport> ParsePaddedJson(std::string_view json, size_t readable_size,
                                    std::string_view display_name, TraceSink& sink);
 
-/// Walks the document (`size` bytes at `data`, readable up to `data + padded_size`) and
-/// appends records; names are interned into `pool`.
-Status ParseEvents(const char* data, size_t size, size_t padded_size, std::string_view display_name,
-                   StringPool& pool, Records& records);
+/// Where a parsed text lies in the document: its byte i is byte i + shift of `document`
+/// (a chunk copied out with a made-up prefix has shift = its offset - the prefix's length).
+struct TextOrigin {
+  std::string_view document;
+  int64_t shift = 0;
+};
+
+/// How the top level of a parsed text looked (for checking a chunk's cut).
+struct TextShape {
+  int event_arrays = 0;   ///< top-level "traceEvents" arrays
+  size_t events_end = 0;  ///< offset in the text of the token after the last one's ']'
+};
+
+/// Walks the JSON text (`size` bytes at `data`, readable up to `data + padded_size`) and
+/// appends records, with byte offsets in `origin.document`; names are interned into `pool`.
+/// On error, records may hold part of the text's events. Fills `shape` unless null.
+Status ParseEvents(const char* data, size_t size, size_t padded_size, const TextOrigin& origin,
+                   std::string_view display_name, StringPool& pool, Records& records,
+                   TextShape* shape = nullptr);
+
+/// Like ParseEvents over the whole `document`, a few MiB of "traceEvents" at a time, so that
+/// simdjson's index stays small and in cache instead of 4 bytes of fresh memory per token.
+/// Fails, leaving `records` partly filled, when the document cannot be cut that way (no line
+/// starting with '{' near a cut, or anything unexpected, including any error in the input):
+/// callers then parse it whole, which also gives the error message.
+Status ParseEventsInChunks(std::string_view document, std::string_view display_name,
+                           StringPool& pool, Records& records);
 
 /// Exact ns of a time written as plain decimal µs ("1712867402000000", "12.345": at most 3
 /// fraction digits, at most 19 digits); nullopt for any other form, which callers hand to
