@@ -79,7 +79,10 @@ class Finisher {
 
   Status Run() {
     RETURN_IF_ERROR(AddBaseTime());
-    OffsetsToLines();
+    if (!records_.lines_resolved) {
+      LineCursor cursor;
+      OffsetsToLines(json_, records_, 0, 0, 0, cursor);
+    }
     NameDevices();
     op_order_ = SortedOrder(records_.ops, [](const GpuOp& op) { return op.start_ns; });
     JoinLaunchCalls();
@@ -91,63 +94,38 @@ class Finisher {
   }
 
  private:
+  // A record's line: a byte offset until lines are resolved.
+  int64_t LineOf(int64_t line_or_offset) const {
+    return records_.lines_resolved ? line_or_offset
+                                   : LineAt(json_, static_cast<size_t>(line_or_offset));
+  }
+
   Status AddBaseTime() {
     const int64_t base = records_.base_time_ns.value_or(0);
     const int64_t limit = std::numeric_limits<int64_t>::max() - base;
     for (GpuOp& op : records_.ops) {
       if (op.start_ns > limit || op.duration_ns > limit - op.start_ns) {
-        return ErrorAt(display_name_, LineAt(json_, static_cast<size_t>(op.line)),
+        return ErrorAt(display_name_, LineOf(op.line),
                        "ts + dur overflows 64-bit nanoseconds");
       }
       op.start_ns += base;
     }
     for (LaunchCall& call : records_.calls) {
       if (call.api_start_ns > limit || call.api_duration_ns > limit - call.api_start_ns) {
-        return ErrorAt(display_name_, LineAt(json_, static_cast<size_t>(call.line)),
+        return ErrorAt(display_name_, LineOf(call.line),
                        "ts + dur overflows 64-bit nanoseconds");
       }
       call.api_start_ns += base;
     }
     for (CpuRange& range : records_.ranges) {
       if (range.end_ns > limit) {
-        return ErrorAt(display_name_, LineAt(json_, static_cast<size_t>(range.line)),
+        return ErrorAt(display_name_, LineOf(range.line),
                        "ts + dur overflows 64-bit nanoseconds");
       }
       range.start_ns += base;
       range.end_ns += base;
     }
     return Status::Ok();
-  }
-
-  // Each vector is in file order: a three-way merge lets one forward scan count every
-  // newline once.
-  void OffsetsToLines() {
-    size_t scanned = 0;
-    int64_t line = 1;
-    auto line_of = [&](int64_t offset) {
-      size_t target = std::min(static_cast<size_t>(offset), json_.size());
-      line += CountNewlines(json_.substr(scanned, target - scanned));
-      scanned = target;
-      return line;
-    };
-    auto& ops = records_.ops;
-    auto& calls = records_.calls;
-    auto& ranges = records_.ranges;
-    size_t i = 0, j = 0, k = 0;
-    constexpr int64_t kDone = std::numeric_limits<int64_t>::max();
-    for (;;) {
-      int64_t op = i < ops.size() ? ops[i].line : kDone;
-      int64_t call = j < calls.size() ? calls[j].line : kDone;
-      int64_t range = k < ranges.size() ? ranges[k].line : kDone;
-      if (op == kDone && call == kDone && range == kDone) break;
-      if (op <= call && op <= range) {
-        ops[i++].line = line_of(op);
-      } else if (call <= range) {
-        calls[j++].line = line_of(call);
-      } else {
-        ranges[k++].line = line_of(range);
-      }
-    }
   }
 
   // "<deviceProperties name> (<id>)" like nsys's Device column, else "GPU <id>"; a string
@@ -269,6 +247,36 @@ Status EmitInBatches(const std::vector<T>& items, const std::vector<uint32_t>& o
 }
 
 }  // namespace
+
+void OffsetsToLines(std::string_view document, Records& records, size_t first_op,
+                    size_t first_call, size_t first_range, LineCursor& cursor) {
+  // Each vector is in file order: a three-way merge lets one forward scan count every
+  // newline once.
+  auto line_of = [&](int64_t offset) {
+    size_t target = std::max(cursor.scanned, std::min(static_cast<size_t>(offset), document.size()));
+    cursor.line += CountNewlines(document.substr(cursor.scanned, target - cursor.scanned));
+    cursor.scanned = target;
+    return cursor.line;
+  };
+  auto& ops = records.ops;
+  auto& calls = records.calls;
+  auto& ranges = records.ranges;
+  size_t i = first_op, j = first_call, k = first_range;
+  constexpr int64_t kDone = std::numeric_limits<int64_t>::max();
+  for (;;) {
+    int64_t op = i < ops.size() ? ops[i].line : kDone;
+    int64_t call = j < calls.size() ? calls[j].line : kDone;
+    int64_t range = k < ranges.size() ? ranges[k].line : kDone;
+    if (op == kDone && call == kDone && range == kDone) break;
+    if (op <= call && op <= range) {
+      ops[i++].line = line_of(op);
+    } else if (call <= range) {
+      calls[j++].line = line_of(call);
+    } else {
+      ranges[k++].line = line_of(range);
+    }
+  }
+}
 
 std::optional<std::string_view> UnescapeJsonString(std::string_view token, std::string& scratch) {
   if (token.size() < 2 || token.front() != '"' || token.back() != '"') return std::nullopt;

@@ -60,7 +60,11 @@ Status ParseEventsInChunks(std::string_view document, std::string_view display_n
   std::string buffer;
   buffer.reserve(kChunkBytes + kHead.size() + kTail.size() + simdjson::SIMDJSON_PADDING);
   size_t begin = 0;  // where the next chunk starts in the document
+  LineCursor lines;
   for (bool first = true;; first = false) {
+    const size_t first_op = records.ops.size();
+    const size_t first_call = records.calls.size();
+    const size_t first_range = records.ranges.size();
     const bool last = document.size() - begin <= kChunkBytes + kChunkBytes / 2;
     std::string_view body;
     size_t cut = document.size();
@@ -85,9 +89,14 @@ Status ParseEventsInChunks(std::string_view document, std::string_view display_n
     RETURN_IF_ERROR(ParseEvents(buffer.data(), size, buffer.size(), {document, shift},
                                 display_name, pool, records, &shape));
     if (shape.event_arrays != 1) return CannotCut(display_name);
-    if (last) return Status::Ok();
     // The one array must close at the made-up ']', right before the made-up '}'.
-    if (shape.events_end != size - 1) return CannotCut(display_name);
+    if (!last && shape.events_end != size - 1) return CannotCut(display_name);
+    // Lines now, while this part of the document is still in cache.
+    OffsetsToLines(document, records, first_op, first_call, first_range, lines);
+    if (last) {
+      records.lines_resolved = true;
+      return Status::Ok();
+    }
     begin = cut;
   }
 }

@@ -29,7 +29,19 @@ struct Records {
   std::optional<int64_t> base_time_ns;
   int64_t events = 0;
   bool saw_decimal_time = false;  ///< some ts/dur had a fraction ("12.345")
+  bool lines_resolved = false;    ///< `line`s already hold lines, not byte offsets
 };
+
+/// How far a forward newline count over the document has got.
+struct LineCursor {
+  size_t scanned = 0;
+  int64_t line = 1;
+};
+
+/// Turns the byte offsets in `line` of the records from the given indexes on (each vector in
+/// file order, all at or past `cursor`) into 1-based lines of `document`.
+void OffsetsToLines(std::string_view document, Records& records, size_t first_op,
+                    size_t first_call, size_t first_range, LineCursor& cursor);
 
 /// ParseKinetoJson over `json`, whose buffer is readable (and zero) up to
 /// `json.data() + readable_size`, at least SIMDJSON_PADDING bytes past its end.

@@ -425,6 +425,10 @@ TEST(KinetoChunks, ChunkedParseGivesTheWholeParsesRecords) {
                   .ok());
   Status status = kineto::ParseEventsInChunks(document, "t.json", chunk_pool, chunked);
   ASSERT_TRUE(status.ok()) << status.message();
+  // The chunked parse resolves lines as it goes; the whole parse leaves byte offsets.
+  EXPECT_TRUE(chunked.lines_resolved);
+  kineto::LineCursor cursor;
+  kineto::OffsetsToLines(document, whole, 0, 0, 0, cursor);
   EXPECT_GT(whole.ops.size(), 40000u);
   EXPECT_EQ(whole.device_keys.size(), 2u);
   EXPECT_EQ(whole.base_time_ns, int64_t{1700000000000000000});
