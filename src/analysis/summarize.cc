@@ -79,7 +79,7 @@ Pass RunPass(const SummaryInputs& inputs, const Policy& policy, const Classifier
   // --details keeps the one-thread read, whose per-input report it prints.
   const bool split_sqlite =
       !inputs.launches && inputs.gpu.kind == InputKind::kNsysSqlite && details == nullptr;
-  const TraceInput* launch_input = split_sqlite ? &inputs.gpu
+  const TraceInput* launch_input = split_sqlite      ? &inputs.gpu
                                    : inputs.launches ? &*inputs.launches
                                                      : nullptr;
   bool two_threads = launch_input != nullptr;

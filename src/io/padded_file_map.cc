@@ -40,8 +40,7 @@ Result<std::unique_ptr<PaddedFileMap>> PaddedFileMap::Open(const std::filesystem
   // Reserve the file's pages and the tail as anonymous zero pages, then lay the file over
   // the front: the tail of the file's last page and the pages after it read as zeros, so
   // the padding never needs a copy of the file, whatever its size.
-  void* reserved =
-      ::mmap(nullptr, mapped, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);  // NOLINT
+  void* reserved = ::mmap(nullptr, mapped, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (reserved == MAP_FAILED) {
     int error = errno;
     ::close(fd);

@@ -105,22 +105,19 @@ class Finisher {
     const int64_t limit = std::numeric_limits<int64_t>::max() - base;
     for (GpuOp& op : records_.ops) {
       if (op.start_ns > limit || op.duration_ns > limit - op.start_ns) {
-        return ErrorAt(display_name_, LineOf(op.line),
-                       "ts + dur overflows 64-bit nanoseconds");
+        return ErrorAt(display_name_, LineOf(op.line), "ts + dur overflows 64-bit nanoseconds");
       }
       op.start_ns += base;
     }
     for (LaunchCall& call : records_.calls) {
       if (call.api_start_ns > limit || call.api_duration_ns > limit - call.api_start_ns) {
-        return ErrorAt(display_name_, LineOf(call.line),
-                       "ts + dur overflows 64-bit nanoseconds");
+        return ErrorAt(display_name_, LineOf(call.line), "ts + dur overflows 64-bit nanoseconds");
       }
       call.api_start_ns += base;
     }
     for (CpuRange& range : records_.ranges) {
       if (range.end_ns > limit) {
-        return ErrorAt(display_name_, LineOf(range.line),
-                       "ts + dur overflows 64-bit nanoseconds");
+        return ErrorAt(display_name_, LineOf(range.line), "ts + dur overflows 64-bit nanoseconds");
       }
       range.start_ns += base;
       range.end_ns += base;
@@ -248,12 +245,13 @@ Status EmitInBatches(const std::vector<T>& items, const std::vector<uint32_t>& o
 
 }  // namespace
 
-void OffsetsToLines(std::string_view document, Records& records, size_t first_op,
-                    size_t first_call, size_t first_range, LineCursor& cursor) {
+void OffsetsToLines(std::string_view document, Records& records, size_t first_op, size_t first_call,
+                    size_t first_range, LineCursor& cursor) {
   // Each vector is in file order: a three-way merge lets one forward scan count every
   // newline once.
   auto line_of = [&](int64_t offset) {
-    size_t target = std::max(cursor.scanned, std::min(static_cast<size_t>(offset), document.size()));
+    size_t target =
+        std::max(cursor.scanned, std::min(static_cast<size_t>(offset), document.size()));
     cursor.line += CountNewlines(document.substr(cursor.scanned, target - cursor.scanned));
     cursor.scanned = target;
     return cursor.line;

@@ -86,8 +86,8 @@ Status ParseEventsInChunks(std::string_view document, std::string_view display_n
     const size_t size = buffer.size();
     buffer.append(simdjson::SIMDJSON_PADDING, '\0');
     TextShape shape;
-    RETURN_IF_ERROR(ParseEvents(buffer.data(), size, buffer.size(), {document, shift},
-                                display_name, pool, records, &shape));
+    RETURN_IF_ERROR(ParseEvents(buffer.data(), size, buffer.size(), {document, shift}, display_name,
+                                pool, records, &shape));
     if (shape.event_arrays != 1) return CannotCut(display_name);
     // The one array must close at the made-up ']', right before the made-up '}'.
     if (!last && shape.events_end != size - 1) return CannotCut(display_name);

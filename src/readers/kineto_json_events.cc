@@ -154,10 +154,10 @@ class EventParser {
       ++records_.events;
       if (ignored || event.ph != "\"X\"") continue;
       Category category = Classify(event.cat);
-      if (category == Category::kOther && IsOldProfilerStep(event)) category = Category::kAnnotation;
+      if (category == Category::kOther && IsOldProfilerStep(event))
+        category = Category::kAnnotation;
       if (category == Category::kOther) continue;
-      size_t offset =
-          where != nullptr ? static_cast<size_t>((where - data_) + origin_.shift) : 0;
+      size_t offset = where != nullptr ? static_cast<size_t>((where - data_) + origin_.shift) : 0;
       if (category == Category::kAnnotation) {
         RETURN_IF_ERROR(AddRange(event, offset));
       } else if (category == Category::kLaunchApi) {

@@ -40,8 +40,8 @@ struct LineCursor {
 
 /// Turns the byte offsets in `line` of the records from the given indexes on (each vector in
 /// file order, all at or past `cursor`) into 1-based lines of `document`.
-void OffsetsToLines(std::string_view document, Records& records, size_t first_op,
-                    size_t first_call, size_t first_range, LineCursor& cursor);
+void OffsetsToLines(std::string_view document, Records& records, size_t first_op, size_t first_call,
+                    size_t first_range, LineCursor& cursor);
 
 /// ParseKinetoJson over `json`, whose buffer is readable (and zero) up to
 /// `json.data() + readable_size`, at least SIMDJSON_PADDING bytes past its end.

@@ -364,14 +364,18 @@ std::string ChunkableTrace(size_t target, bool compact) {
     std::string ts = std::to_string(1000000 + 10 * i) + (i % 3 == 0 ? ".125" : "");
     json += "  {" + std::string(nl) + "    \"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op" +
             std::to_string(i % 7) + "\", \"pid\": 1, \"tid\": 1, \"ts\": " + ts +
-            ", \"dur\": 5, \"args\": {\"Input Dims\": [[1, 2]], \"x\": \"{\\n  {\"}" + nl + "  }," + nl;
-    json += "  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
-            "\"pid\": 1, \"tid\": 1, \"ts\": " + ts + ", \"dur\": 2, \"args\": {\"correlation\": " +
-            std::to_string(i) + "}}," + nl;
+            ", \"dur\": 5, \"args\": {\"Input Dims\": [[1, 2]], \"x\": \"{\\n  {\"}" + nl + "  }," +
+            nl;
+    json +=
+        "  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
+        "\"pid\": 1, \"tid\": 1, \"ts\": " +
+        ts + ", \"dur\": 2, \"args\": {\"correlation\": " + std::to_string(i) + "}}," + nl;
     json += "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k" + std::to_string(i % 5) +
-            "\", \"pid\": " + std::to_string(i % 2) + ", \"tid\": 7, \"ts\": " +
-            std::to_string(1000004 + 10 * i) + ", \"dur\": 3, \"args\": {\"stream\": 7, "
-            "\"correlation\": " + std::to_string(i) + "}}," + nl;
+            "\", \"pid\": " + std::to_string(i % 2) +
+            ", \"tid\": 7, \"ts\": " + std::to_string(1000004 + 10 * i) +
+            ", \"dur\": 3, \"args\": {\"stream\": 7, "
+            "\"correlation\": " +
+            std::to_string(i) + "}}," + nl;
     if (i % 1000 == 0) {
       json += "  {\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#" +
               std::to_string(i / 1000) + "\", \"pid\": 1, \"tid\": 1, \"ts\": " + ts +
@@ -379,7 +383,8 @@ std::string ChunkableTrace(size_t target, bool compact) {
     }
   }
   json += "  {\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 0, \"args\": {\"name\": \"x\"}}" +
-          std::string(nl) + "  ]," + nl + "  \"baseTimeNanoseconds\": 1700000000000000000" + nl + "}" + nl;
+          std::string(nl) + "  ]," + nl + "  \"baseTimeNanoseconds\": 1700000000000000000" + nl +
+          "}" + nl;
   return json;
 }
 
@@ -453,9 +458,8 @@ TEST(KinetoChunks, CompactDocumentsAndBadCutsAreLeftToTheWholeParse) {
   const size_t size = json.size();
   json.append(simdjson::SIMDJSON_PADDING, '\0');
   kineto::Records cut;
-  EXPECT_FALSE(kineto::ParseEventsInChunks(std::string_view(json.data(), size), "t.json", pool,
-                                           cut)
-                   .ok());
+  EXPECT_FALSE(
+      kineto::ParseEventsInChunks(std::string_view(json.data(), size), "t.json", pool, cut).ok());
   // Through the public entry point the whole parse takes over and reads it right.
   json.resize(size);
   CollectingSink sink;
@@ -479,11 +483,10 @@ TEST(KinetoChunks, ErrorsDeepInALargeDocumentNameTheirLine) {
 TEST(KinetoTimes, SimpleFormsAgreeWithParseScaledDecimalAndOthersAreLeftToIt) {
   // Every string over a small alphabet up to 6 characters, plus long digit runs near the
   // int64 limit: the fast path must either give ParseScaledDecimal's exact value or decline.
-  std::vector<std::string> texts = {"9223372036854775", "9223372036854775.807",
-                                    "9223372036854775.808", "9223372036854776",
-                                    "999999999999999999", "99999999999999999.9",
-                                    "9999999999999999999", "9223372036854775807",
-                                    "1712867402000000.123", "1712867402000000"};
+  std::vector<std::string> texts = {
+      "9223372036854775",     "9223372036854775.807", "9223372036854775.808", "9223372036854776",
+      "999999999999999999",   "99999999999999999.9",  "9999999999999999999",  "9223372036854775807",
+      "1712867402000000.123", "1712867402000000"};
   const std::string alphabet = "09.5e-";
   std::vector<std::string> frontier = {""};
   for (int length = 1; length <= 6; ++length) {

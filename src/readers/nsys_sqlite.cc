@@ -103,8 +103,7 @@ Result<ReadReport> ReadPart(const std::filesystem::path& path, std::string_view 
   std::vector<KernelRef> kernels;
   int64_t gpu_rows = 0;
   if (part != Part::kLaunchSide) {
-    ASSIGN_OR_RETURN(gpu_rows,
-                     ReadGpuOps(context, sink, part == Part::kAll ? &kernels : nullptr));
+    ASSIGN_OR_RETURN(gpu_rows, ReadGpuOps(context, sink, part == Part::kAll ? &kernels : nullptr));
   }
   bool kernels_have_pid = false;
   if (context.HasTable("CUPTI_ACTIVITY_KIND_KERNEL")) {

@@ -189,7 +189,8 @@ class GpuOpReader {
         std::optional<int64_t> pid = stmt.OptionalInt64(kGlobalPid);
         std::optional<int64_t> correlation = stmt.OptionalInt64(kCorrelationId);
         if (correlation && kernels_ != nullptr) {
-          kernels_->push_back({pid.value_or(0), *correlation, op.start_ns, op.duration_ns, op.name});
+          kernels_->push_back(
+              {pid.value_or(0), *correlation, op.start_ns, op.duration_ns, op.name});
         }
         break;
       }

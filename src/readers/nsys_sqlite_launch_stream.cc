@@ -77,7 +77,8 @@ class ProcessJoin {
     call.line = calls_.Int64(0);
     std::optional<int64_t> start = calls_.OptionalInt64(1);
     std::optional<int64_t> end = calls_.OptionalInt64(2);
-    if (!start || !end) return context_.RowError(kTable, call.line, "start or end is not an integer");
+    if (!start || !end)
+      return context_.RowError(kTable, call.line, "start or end is not an integer");
     if (*start < 0) return context_.RowError(kTable, call.line, "negative start");
     if (*end < *start) return context_.RowError(kTable, call.line, "end before start");
     call.api_start_ns = *start;
@@ -225,11 +226,13 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
   // SQL's NULL never joins, so calls without an id (or without a thread, when kernels say
   // which process they belong to) are left out, as in ReadLaunchCalls.
   const std::string call_pid_key =
-      kernels_have_pid ? "(" + global_tid + " & " + std::to_string(static_cast<int64_t>(kGlobalPidMask)) + ")"
-                       : std::string("0");
+      kernels_have_pid
+          ? "(" + global_tid + " & " + std::to_string(static_cast<int64_t>(kGlobalPidMask)) + ")"
+          : std::string("0");
   const std::string kernel_pid_key = kernels_have_pid ? "IFNULL(globalPid, 0)" : "0";
   std::string call_filter = " WHERE nameId IN (" + id_list + ") AND " + correlation +
-                            " IS NOT NULL" + (kernels_have_pid ? " AND " + global_tid + " IS NOT NULL" : "");
+                            " IS NOT NULL" +
+                            (kernels_have_pid ? " AND " + global_tid + " IS NOT NULL" : "");
   const std::string kernel_names = ColumnOrNull(kernel_columns, "demangledName") + ", " +
                                    ColumnOrNull(kernel_columns, "shortName");
 
@@ -249,11 +252,11 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
                      context.db().Prepare("SELECT rowid, start, end, " + global_tid + ", " +
                                           correlation + ", nameId, " + call_pid_key + " FROM " +
                                           table + call_where + " ORDER BY 7, 5, rowid"));
-    ASSIGN_OR_RETURN(SqliteStatement kernels,
-                     context.db().Prepare("SELECT rowid, correlationId, start, end, " +
-                                          kernel_names + ", " + kernel_pid_key +
-                                          " FROM CUPTI_ACTIVITY_KIND_KERNEL" + kernel_where +
-                                          " ORDER BY 7, 2, 3, rowid"));
+    ASSIGN_OR_RETURN(
+        SqliteStatement kernels,
+        context.db().Prepare("SELECT rowid, correlationId, start, end, " + kernel_names + ", " +
+                             kernel_pid_key + " FROM CUPTI_ACTIVITY_KIND_KERNEL" + kernel_where +
+                             " ORDER BY 7, 2, 3, rowid"));
     joins.emplace_back(context, std::move(calls), std::move(kernels), launch_names);
   }
 
@@ -278,8 +281,8 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
     ProcessJoin* earliest = nullptr;
     size_t earliest_index = 0;
     for (size_t i = 0; i < joins.size(); ++i) {
-      if (live[i] && (earliest == nullptr ||
-                      joins[i].next().api_start_ns < earliest->next().api_start_ns)) {
+      if (live[i] &&
+          (earliest == nullptr || joins[i].next().api_start_ns < earliest->next().api_start_ns)) {
         earliest = &joins[i];
         earliest_index = i;
       }

@@ -220,9 +220,15 @@ TEST_P(RealSqlite, LaunchCallsJoinLikeKernExecTrace) {
 std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, std::string,
            std::string>
 CallKey(const testing_support::CollectedCall& c) {
-  return {c.call.api_start_ns,      c.call.api_duration_ns, c.call.pid,
-          c.call.tid,               c.call.correlation_id,  c.call.kernel_start_ns,
-          c.call.kernel_duration_ns, c.call.queue_duration_ns, c.api_name,
+  return {c.call.api_start_ns,
+          c.call.api_duration_ns,
+          c.call.pid,
+          c.call.tid,
+          c.call.correlation_id,
+          c.call.kernel_start_ns,
+          c.call.kernel_duration_ns,
+          c.call.queue_duration_ns,
+          c.api_name,
           c.kernel_name};
 }
 
