@@ -242,21 +242,35 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
   std::vector<ProcessJoin> joins;
   joins.reserve(processes.size());
   for (int64_t process : processes) {
-    std::string call_where = call_filter;
-    std::string kernel_where = " WHERE correlationId IS NOT NULL";
+    std::string call_sql = "SELECT rowid, start, end, ";
+    call_sql += global_tid;
+    call_sql += ", ";
+    call_sql += correlation;
+    call_sql += ", nameId, ";
+    call_sql += call_pid_key;
+    call_sql += " FROM ";
+    call_sql += table;
+    call_sql += call_filter;
+    std::string kernel_sql = "SELECT rowid, correlationId, start, end, ";
+    kernel_sql += kernel_names;
+    kernel_sql += ", ";
+    kernel_sql += kernel_pid_key;
+    kernel_sql += " FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE correlationId IS NOT NULL";
     if (!one_stream && kernels_have_pid) {
-      call_where += " AND " + call_pid_key + " = " + std::to_string(process);
-      kernel_where += " AND " + kernel_pid_key + " = " + std::to_string(process);
+      const std::string key = std::to_string(process);
+      call_sql += " AND ";
+      call_sql += call_pid_key;
+      call_sql += " = ";
+      call_sql += key;
+      kernel_sql += " AND ";
+      kernel_sql += kernel_pid_key;
+      kernel_sql += " = ";
+      kernel_sql += key;
     }
-    ASSIGN_OR_RETURN(SqliteStatement calls,
-                     context.db().Prepare("SELECT rowid, start, end, " + global_tid + ", " +
-                                          correlation + ", nameId, " + call_pid_key + " FROM " +
-                                          table + call_where + " ORDER BY 7, 5, rowid"));
-    ASSIGN_OR_RETURN(
-        SqliteStatement kernels,
-        context.db().Prepare("SELECT rowid, correlationId, start, end, " + kernel_names + ", " +
-                             kernel_pid_key + " FROM CUPTI_ACTIVITY_KIND_KERNEL" + kernel_where +
-                             " ORDER BY 7, 2, 3, rowid"));
+    call_sql += " ORDER BY 7, 5, rowid";       // process, correlation id
+    kernel_sql += " ORDER BY 7, 2, 3, rowid";  // process, correlation id, start
+    ASSIGN_OR_RETURN(SqliteStatement calls, context.db().Prepare(call_sql));
+    ASSIGN_OR_RETURN(SqliteStatement kernels, context.db().Prepare(kernel_sql));
     joins.emplace_back(context, std::move(calls), std::move(kernels), launch_names);
   }
 
