@@ -1,6 +1,7 @@
 // The pipeline: readers → StepStatsSink(s) → StepStats. A separate launch file is read on a
-// second thread; both feed one OverlapMeter, which measures the launch/kernel overlap while
-// holding only what one side is ahead of the other.
+// second thread, and so is the launch half of an nsys SQLite export (on its own connection);
+// both feed one OverlapMeter, which measures the launch/kernel overlap while holding only
+// what one side is ahead of the other.
 #include <optional>
 #include <thread>
 
@@ -11,6 +12,7 @@
 #include "analysis/step_stats_values.h"
 #include "analysis/summarize_replay.h"
 #include "analysis/tee_sink.h"
+#include "readers/nsys_sqlite.h"
 #include "stepstat/details.h"
 #include "stepstat/step_stats.h"
 
@@ -20,6 +22,19 @@ namespace {
 
 // How far one reader may run ahead of the other, in union components (16 bytes each).
 constexpr size_t kMaxPendingComponents = 1 << 16;
+
+// What of a file one thread reads.
+enum class Part { kWhole, kSqliteGpuHalf, kSqliteLaunchHalf };
+
+Result<ReadReport> ReadPart(const TraceInput& input, Part part, TraceSink& sink) {
+  switch (part) {
+    case Part::kSqliteGpuHalf: return ReadNsysSqliteGpuSide(input.path, input.display_name, sink);
+    case Part::kSqliteLaunchHalf:
+      return ReadNsysSqliteLaunchSide(input.path, input.display_name, sink);
+    case Part::kWhole: break;
+  }
+  return ReadInput(input.path, input.display_name, input.kind, sink);
+}
 
 struct FileRun {
   std::optional<StepStatsSink> sink;
@@ -31,13 +46,13 @@ struct FileRun {
 // `as_gpu_side`: the file is the summary's GPU input. Only then may a kern-exec trace stand
 // in for the GPU trace; as the second file of a pair it supplies launch calls alone (each
 // side of the OverlapMeter must be fed by one thread, in order).
-void ReadInto(const TraceInput& input, bool as_gpu_side, FileRun& run) {
+void ReadInto(const TraceInput& input, bool as_gpu_side, Part part, FileRun& run) {
   TeeSink tee{&*run.sink, run.details ? &*run.details : nullptr};
   LaunchedKernelsSink launched_kernels(tee, /*forward_launch_calls=*/true);
   TraceSink& sink = as_gpu_side && input.kind == InputKind::kNsysKernExecTraceCsv
                         ? static_cast<TraceSink&>(launched_kernels)
                         : static_cast<TraceSink&>(tee);
-  Result<ReadReport> read = ReadInput(input.path, input.display_name, input.kind, sink);
+  Result<ReadReport> read = ReadPart(input, part, sink);
   if (!read.ok()) {
     run.status = read.status();
     return;
@@ -55,7 +70,15 @@ struct Pass {
 // `details` is null when not asked for.
 Pass RunPass(const SummaryInputs& inputs, const Policy& policy, const Classifier& classifier,
              bool assume_sorted, Details* details) {
-  bool two_threads = inputs.launches.has_value();
+  // One thread reading both halves of an SQLite export would hold all of one side in the
+  // meter (and a record per kernel for the join): read the halves on two threads instead.
+  // --details keeps the one-thread read, whose per-input report it prints.
+  const bool split_sqlite =
+      !inputs.launches && inputs.gpu.kind == InputKind::kNsysSqlite && details == nullptr;
+  const TraceInput* launch_input = split_sqlite      ? &inputs.gpu
+                                   : inputs.launches ? &*inputs.launches
+                                                     : nullptr;
+  bool two_threads = launch_input != nullptr;
   OverlapMeter meter(two_threads ? kMaxPendingComponents : 0);
   FileRun gpu_run;
   FileRun launch_run;
@@ -66,17 +89,19 @@ Pass RunPass(const SummaryInputs& inputs, const Policy& policy, const Classifier
 
   std::thread launch_thread;
   if (two_threads) {
-    launch_run.sink.emplace(inputs.launches->display_name, classifier, meter, assume_sorted);
+    launch_run.sink.emplace(launch_input->display_name, classifier, meter, assume_sorted);
     if (details) {
-      launch_run.details.emplace(inputs.launches->display_name, assume_sorted, match_launches);
+      launch_run.details.emplace(launch_input->display_name, assume_sorted, match_launches);
     }
     launch_thread = std::thread([&] {
-      ReadInto(*inputs.launches, /*as_gpu_side=*/false, launch_run);
+      ReadInto(*launch_input, /*as_gpu_side=*/false,
+               split_sqlite ? Part::kSqliteLaunchHalf : Part::kWhole, launch_run);
       if (!launch_run.status.ok()) meter.Abort();
       meter.Close(OverlapMeter::kB);
     });
   }
-  ReadInto(inputs.gpu, /*as_gpu_side=*/true, gpu_run);
+  ReadInto(inputs.gpu, /*as_gpu_side=*/true, split_sqlite ? Part::kSqliteGpuHalf : Part::kWhole,
+           gpu_run);
   if (!gpu_run.status.ok()) meter.Abort();
   meter.Close(OverlapMeter::kA);
   if (!two_threads) meter.Close(OverlapMeter::kB);
@@ -100,10 +125,9 @@ Pass RunPass(const SummaryInputs& inputs, const Policy& policy, const Classifier
 
   StepStatsSources sources;
   sources.gpu_trace = inputs.gpu.display_name;
-  LaunchTotals launches = gpu_run.sink->launch();
-  if (two_threads) {
+  LaunchTotals launches = two_threads ? launch_run.sink->launch() : gpu_run.sink->launch();
+  if (inputs.launches) {
     sources.kernel_exec_trace = inputs.launches->display_name;
-    launches = launch_run.sink->launch();
   } else if (launches.call_count > 0) {
     sources.kernel_exec_trace = inputs.gpu.display_name;  // one file holds both sides
   }
@@ -112,9 +136,9 @@ Pass RunPass(const SummaryInputs& inputs, const Policy& policy, const Classifier
   pass.stats = MakeStepStats(policy, gpu_run.sink->gpu(), overlap, sources);
   if (details) {
     std::vector<InputDetails> read = {InputDetailsOf(inputs.gpu, gpu_run.report)};
-    if (two_threads) read.push_back(InputDetailsOf(*inputs.launches, launch_run.report));
+    if (inputs.launches) read.push_back(InputDetailsOf(*inputs.launches, launch_run.report));
     *details = MakeDetails(gpu_run.details->totals(),
-                           two_threads ? &launch_run.details->totals() : nullptr, policy,
+                           inputs.launches ? &launch_run.details->totals() : nullptr, policy,
                            classifier, std::move(read));
   }
   return pass;

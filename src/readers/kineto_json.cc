@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <utility>
 
@@ -78,7 +79,10 @@ class Finisher {
 
   Status Run() {
     RETURN_IF_ERROR(AddBaseTime());
-    OffsetsToLines();
+    if (!records_.lines_resolved) {
+      LineCursor cursor;
+      OffsetsToLines(json_, records_, 0, 0, 0, cursor);
+    }
     NameDevices();
     op_order_ = SortedOrder(records_.ops, [](const GpuOp& op) { return op.start_ns; });
     JoinLaunchCalls();
@@ -90,63 +94,35 @@ class Finisher {
   }
 
  private:
+  // A record's line: a byte offset until lines are resolved.
+  int64_t LineOf(int64_t line_or_offset) const {
+    return records_.lines_resolved ? line_or_offset
+                                   : LineAt(json_, static_cast<size_t>(line_or_offset));
+  }
+
   Status AddBaseTime() {
     const int64_t base = records_.base_time_ns.value_or(0);
     const int64_t limit = std::numeric_limits<int64_t>::max() - base;
     for (GpuOp& op : records_.ops) {
       if (op.start_ns > limit || op.duration_ns > limit - op.start_ns) {
-        return ErrorAt(display_name_, LineAt(json_, static_cast<size_t>(op.line)),
-                       "ts + dur overflows 64-bit nanoseconds");
+        return ErrorAt(display_name_, LineOf(op.line), "ts + dur overflows 64-bit nanoseconds");
       }
       op.start_ns += base;
     }
     for (LaunchCall& call : records_.calls) {
       if (call.api_start_ns > limit || call.api_duration_ns > limit - call.api_start_ns) {
-        return ErrorAt(display_name_, LineAt(json_, static_cast<size_t>(call.line)),
-                       "ts + dur overflows 64-bit nanoseconds");
+        return ErrorAt(display_name_, LineOf(call.line), "ts + dur overflows 64-bit nanoseconds");
       }
       call.api_start_ns += base;
     }
     for (CpuRange& range : records_.ranges) {
       if (range.end_ns > limit) {
-        return ErrorAt(display_name_, LineAt(json_, static_cast<size_t>(range.line)),
-                       "ts + dur overflows 64-bit nanoseconds");
+        return ErrorAt(display_name_, LineOf(range.line), "ts + dur overflows 64-bit nanoseconds");
       }
       range.start_ns += base;
       range.end_ns += base;
     }
     return Status::Ok();
-  }
-
-  // Each vector is in file order: a three-way merge lets one forward scan count every
-  // newline once.
-  void OffsetsToLines() {
-    size_t scanned = 0;
-    int64_t line = 1;
-    auto line_of = [&](int64_t offset) {
-      size_t target = std::min(static_cast<size_t>(offset), json_.size());
-      line += CountNewlines(json_.substr(scanned, target - scanned));
-      scanned = target;
-      return line;
-    };
-    auto& ops = records_.ops;
-    auto& calls = records_.calls;
-    auto& ranges = records_.ranges;
-    size_t i = 0, j = 0, k = 0;
-    constexpr int64_t kDone = std::numeric_limits<int64_t>::max();
-    for (;;) {
-      int64_t op = i < ops.size() ? ops[i].line : kDone;
-      int64_t call = j < calls.size() ? calls[j].line : kDone;
-      int64_t range = k < ranges.size() ? ranges[k].line : kDone;
-      if (op == kDone && call == kDone && range == kDone) break;
-      if (op <= call && op <= range) {
-        ops[i++].line = line_of(op);
-      } else if (call <= range) {
-        calls[j++].line = line_of(call);
-      } else {
-        ranges[k++].line = line_of(range);
-      }
-    }
   }
 
   // "<deviceProperties name> (<id>)" like nsys's Device column, else "GPU <id>"; a string
@@ -184,16 +160,25 @@ class Finisher {
         kernels.emplace_back(op.correlation_id, i);
       }
     }
-    std::sort(kernels.begin(), kernels.end());
+    if (!std::is_sorted(kernels.begin(), kernels.end())) std::sort(kernels.begin(), kernels.end());
     const NameId unknown_kernel = pool_.Intern("");
+    // Calls mostly come in correlation order too: try where the previous call's kernels
+    // ended before searching.
+    auto hint = kernels.begin();
     auto kernels_of = [&](const LaunchCall& call) {
-      auto first = std::lower_bound(kernels.begin(), kernels.end(),
-                                    std::pair<int64_t, size_t>(call.correlation_id, 0));
+      auto first = hint;
+      bool at_hint = first != kernels.end() && first->first == call.correlation_id &&
+                     (first == kernels.begin() || std::prev(first)->first < call.correlation_id);
+      if (!at_hint) {
+        first = std::lower_bound(kernels.begin(), kernels.end(),
+                                 std::pair<int64_t, size_t>(call.correlation_id, 0));
+      }
       auto last = first;
       while (call.correlation_id >= 0 && last != kernels.end() &&
              last->first == call.correlation_id) {
         ++last;
       }
+      hint = last;
       return std::pair(first, last);
     };
     auto fill = [&](LaunchCall& call, const GpuOp& kernel) {
@@ -208,6 +193,7 @@ class Finisher {
       auto [first, last] = kernels_of(call);
       joined_count += std::max<size_t>(1, static_cast<size_t>(last - first));
     }
+    hint = kernels.begin();
     if (joined_count == records_.calls.size()) {  // the usual case: fill in place
       for (LaunchCall& call : records_.calls) {
         call.kernel_name = unknown_kernel;
@@ -216,6 +202,7 @@ class Finisher {
       }
       return;
     }
+    hint = kernels.begin();
     std::vector<LaunchCall> joined;
     joined.reserve(joined_count);
     for (LaunchCall call : records_.calls) {
@@ -257,6 +244,37 @@ Status EmitInBatches(const std::vector<T>& items, const std::vector<uint32_t>& o
 }
 
 }  // namespace
+
+void OffsetsToLines(std::string_view document, Records& records, size_t first_op, size_t first_call,
+                    size_t first_range, LineCursor& cursor) {
+  // Each vector is in file order: a three-way merge lets one forward scan count every
+  // newline once.
+  auto line_of = [&](int64_t offset) {
+    size_t target =
+        std::max(cursor.scanned, std::min(static_cast<size_t>(offset), document.size()));
+    cursor.line += CountNewlines(document.substr(cursor.scanned, target - cursor.scanned));
+    cursor.scanned = target;
+    return cursor.line;
+  };
+  auto& ops = records.ops;
+  auto& calls = records.calls;
+  auto& ranges = records.ranges;
+  size_t i = first_op, j = first_call, k = first_range;
+  constexpr int64_t kDone = std::numeric_limits<int64_t>::max();
+  for (;;) {
+    int64_t op = i < ops.size() ? ops[i].line : kDone;
+    int64_t call = j < calls.size() ? calls[j].line : kDone;
+    int64_t range = k < ranges.size() ? ranges[k].line : kDone;
+    if (op == kDone && call == kDone && range == kDone) break;
+    if (op <= call && op <= range) {
+      ops[i++].line = line_of(op);
+    } else if (call <= range) {
+      calls[j++].line = line_of(call);
+    } else {
+      ranges[k++].line = line_of(range);
+    }
+  }
+}
 
 std::optional<std::string_view> UnescapeJsonString(std::string_view token, std::string& scratch) {
   if (token.size() < 2 || token.front() != '"' || token.back() != '"') return std::nullopt;
@@ -312,10 +330,20 @@ Result<ReadReport> ParseKinetoJson(std::string& json, std::string_view display_n
   const size_t size = json.size();
   json.resize(size + simdjson::SIMDJSON_PADDING, '\0');
   json.resize(size);
+  return kineto::ParsePaddedJson(json, json.capacity(), display_name, sink);
+}
+
+namespace kineto {
+
+Result<ReadReport> ParsePaddedJson(std::string_view json, size_t readable_size,
+                                   std::string_view display_name, TraceSink& sink) {
   StringPool pool;
   kineto::Records records;
-  RETURN_IF_ERROR(
-      kineto::ParseEvents(json.data(), size, json.capacity(), display_name, pool, records));
+  if (!kineto::ParseEventsInChunks(json, display_name, pool, records).ok()) {
+    records = kineto::Records();
+    RETURN_IF_ERROR(kineto::ParseEvents(json.data(), json.size(), readable_size, {json, 0},
+                                        display_name, pool, records));
+  }
   kineto::Finisher finisher(json, display_name, pool, records);
   RETURN_IF_ERROR(finisher.Run());
   RETURN_IF_ERROR(kineto::EmitInBatches(
@@ -337,4 +365,5 @@ Result<ReadReport> ParseKinetoJson(std::string& json, std::string_view display_n
   return report;
 }
 
+}  // namespace kineto
 }  // namespace stepstat

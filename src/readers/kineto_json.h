@@ -4,8 +4,10 @@
 // become CpuRanges. Times are exact: "ts"/"dur" are decimal microseconds
 // converted from their JSON text, never through a double.
 //
-// Memory: the whole JSON document is held in memory (simdjson parses one padded buffer), plus
-// one compact record per GPU op and launch call, sorted before they are emitted.
+// Memory: the whole JSON document is held in memory (simdjson parses one padded buffer: a
+// plain file is mapped, a compressed one decompressed into a buffer), plus simdjson's index
+// (4 bytes per JSON token) and one compact record per GPU op, launch call and CPU range,
+// sorted before they are emitted.
 #pragma once
 
 #include <filesystem>

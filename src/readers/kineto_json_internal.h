@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "stepstat/read.h"
 #include "stepstat/status.h"
 #include "stepstat/trace.h"
 
@@ -28,12 +29,57 @@ struct Records {
   std::optional<int64_t> base_time_ns;
   int64_t events = 0;
   bool saw_decimal_time = false;  ///< some ts/dur had a fraction ("12.345")
+  bool lines_resolved = false;    ///< `line`s already hold lines, not byte offsets
 };
 
-/// Walks the document (`size` bytes at `data`, readable up to `data + padded_size`) and
-/// appends records; names are interned into `pool`.
-Status ParseEvents(const char* data, size_t size, size_t padded_size, std::string_view display_name,
-                   StringPool& pool, Records& records);
+/// How far a forward newline count over the document has got.
+struct LineCursor {
+  size_t scanned = 0;
+  int64_t line = 1;
+};
+
+/// Turns the byte offsets in `line` of the records from the given indexes on (each vector in
+/// file order, all at or past `cursor`) into 1-based lines of `document`.
+void OffsetsToLines(std::string_view document, Records& records, size_t first_op, size_t first_call,
+                    size_t first_range, LineCursor& cursor);
+
+/// ParseKinetoJson over `json`, whose buffer is readable (and zero) up to
+/// `json.data() + readable_size`, at least SIMDJSON_PADDING bytes past its end.
+Result<ReadReport> ParsePaddedJson(std::string_view json, size_t readable_size,
+                                   std::string_view display_name, TraceSink& sink);
+
+/// Where a parsed text lies in the document: its byte i is byte i + shift of `document`
+/// (a chunk copied out with a made-up prefix has shift = its offset - the prefix's length).
+struct TextOrigin {
+  std::string_view document;
+  int64_t shift = 0;
+};
+
+/// How the top level of a parsed text looked (for checking a chunk's cut).
+struct TextShape {
+  int event_arrays = 0;   ///< top-level "traceEvents" arrays
+  size_t events_end = 0;  ///< offset in the text of the token after the last one's ']'
+};
+
+/// Walks the JSON text (`size` bytes at `data`, readable up to `data + padded_size`) and
+/// appends records, with byte offsets in `origin.document`; names are interned into `pool`.
+/// On error, records may hold part of the text's events. Fills `shape` unless null.
+Status ParseEvents(const char* data, size_t size, size_t padded_size, const TextOrigin& origin,
+                   std::string_view display_name, StringPool& pool, Records& records,
+                   TextShape* shape = nullptr);
+
+/// Like ParseEvents over the whole `document`, a few MiB of "traceEvents" at a time, so that
+/// simdjson's index stays small and in cache instead of 4 bytes of fresh memory per token.
+/// Fails, leaving `records` partly filled, when the document cannot be cut that way (no line
+/// starting with '{' near a cut, or anything unexpected, including any error in the input):
+/// callers then parse it whole, which also gives the error message.
+Status ParseEventsInChunks(std::string_view document, std::string_view display_name,
+                           StringPool& pool, Records& records);
+
+/// Exact ns of a time written as plain decimal µs ("1712867402000000", "12.345": at most 3
+/// fraction digits, at most 19 digits); nullopt for any other form, which callers hand to
+/// ParseScaledDecimal. Sets `has_fraction` when the text has a '.'.
+std::optional<int64_t> SimpleMicrosToNs(std::string_view text, bool& has_fraction);
 
 /// Number of '\n' bytes in `text`.
 int64_t CountNewlines(std::string_view text);

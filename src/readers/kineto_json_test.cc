@@ -11,11 +11,14 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <vector>
 
+#include "core/decimal.h"
 #include "fixtures/formats/collecting_sink.h"
 #include "readers/kineto_json_internal.h"
 
@@ -344,6 +347,42 @@ TEST(KinetoFixture, OldCategoriesStringIdsEscapesAndDevices) {
   EXPECT_EQ(sink.ops()[1].device, "GPU 1");
   EXPECT_EQ(sink.ops()[2].device, "GPU 3");
   EXPECT_EQ(sink.ops()[2].op.duration_ns, 0);
+}
+
+TEST(KinetoTimes, SimpleFormsAgreeWithParseScaledDecimalAndOthersAreLeftToIt) {
+  // Every string over a small alphabet up to 6 characters, plus long digit runs near the
+  // int64 limit: the fast path must either give ParseScaledDecimal's exact value or decline.
+  std::vector<std::string> texts = {
+      "9223372036854775",     "9223372036854775.807", "9223372036854775.808", "9223372036854776",
+      "999999999999999999",   "99999999999999999.9",  "9999999999999999999",  "9223372036854775807",
+      "1712867402000000.123", "1712867402000000"};
+  const std::string alphabet = "09.5e-";
+  std::vector<std::string> frontier = {""};
+  for (int length = 1; length <= 6; ++length) {
+    std::vector<std::string> next;
+    for (const std::string& prefix : frontier) {
+      for (char c : alphabet) next.push_back(prefix + c);
+    }
+    texts.insert(texts.end(), next.begin(), next.end());
+    frontier = std::move(next);
+  }
+  int fast = 0;
+  for (const std::string& text : texts) {
+    bool has_fraction = false;
+    std::optional<int64_t> simple = kineto::SimpleMicrosToNs(text, has_fraction);
+    if (!simple) continue;
+    ++fast;
+    DecimalResult exact = ParseScaledDecimal(text, 3);
+    ASSERT_TRUE(exact.ok()) << text;
+    EXPECT_EQ(*simple, exact.value) << text;
+    EXPECT_EQ(has_fraction, text.find('.') != std::string::npos) << text;
+  }
+  EXPECT_GT(fast, 1000);  // the common forms do take the fast path
+  bool has_fraction = false;
+  EXPECT_EQ(kineto::SimpleMicrosToNs("12.3456", has_fraction), std::nullopt);  // needs rounding
+  EXPECT_EQ(kineto::SimpleMicrosToNs("9223372036854776", has_fraction), std::nullopt);
+  EXPECT_EQ(kineto::SimpleMicrosToNs("1712867402000000.123", has_fraction),
+            int64_t{1712867402000000123});
 }
 
 TEST(KinetoLines, CountsNewlinesExactlyAcrossWordsAndRounds) {

@@ -71,9 +71,13 @@ Result<std::string> DescribeLayout(ExportContext& context) {
 }  // namespace
 }  // namespace nsys_sqlite
 
-Result<ReadReport> ReadNsysSqlite(const std::filesystem::path& path, std::string_view display_name,
-                                  TraceSink& sink) {
-  using namespace nsys_sqlite;
+namespace nsys_sqlite {
+namespace {
+
+enum class Part { kAll, kGpuSide, kLaunchSide };
+
+Result<ReadReport> ReadPart(const std::filesystem::path& path, std::string_view display_name,
+                            Part part, TraceSink& sink) {
   ASSIGN_OR_RETURN(SqliteDb db, SqliteDb::Open(path, display_name));
   StringPool pool;
   ExportContext context(db, pool);
@@ -97,19 +101,47 @@ Result<ReadReport> ReadNsysSqlite(const std::filesystem::path& path, std::string
   ASSIGN_OR_RETURN(report.layout, DescribeLayout(context));
 
   std::vector<KernelRef> kernels;
-  ASSIGN_OR_RETURN(int64_t gpu_rows, ReadGpuOps(context, sink, kernels));
+  int64_t gpu_rows = 0;
+  if (part != Part::kLaunchSide) {
+    ASSIGN_OR_RETURN(gpu_rows, ReadGpuOps(context, sink, part == Part::kAll ? &kernels : nullptr));
+  }
   bool kernels_have_pid = false;
   if (context.HasTable("CUPTI_ACTIVITY_KIND_KERNEL")) {
     ASSIGN_OR_RETURN(auto kernel_columns, db.Columns("CUPTI_ACTIVITY_KIND_KERNEL"));
     kernels_have_pid = kernel_columns.contains("globalPid");
   }
   int64_t launch_rows = 0;
-  if (context.HasTable("CUPTI_ACTIVITY_KIND_RUNTIME")) {
-    ASSIGN_OR_RETURN(launch_rows, ReadLaunchCalls(context, kernels, kernels_have_pid, sink));
+  if (part != Part::kGpuSide && context.HasTable("CUPTI_ACTIVITY_KIND_RUNTIME")) {
+    if (part == Part::kAll) {
+      ASSIGN_OR_RETURN(launch_rows, ReadLaunchCalls(context, kernels, kernels_have_pid, sink));
+    } else {
+      ASSIGN_OR_RETURN(launch_rows, StreamLaunchCalls(context, kernels_have_pid, sink));
+    }
   }
-  ASSIGN_OR_RETURN(int64_t range_rows, ReadNvtxRanges(context, sink));
+  int64_t range_rows = 0;
+  if (part != Part::kLaunchSide) {
+    ASSIGN_OR_RETURN(range_rows, ReadNvtxRanges(context, sink));
+  }
   report.rows = gpu_rows + launch_rows + range_rows;
   return report;
+}
+
+}  // namespace
+}  // namespace nsys_sqlite
+
+Result<ReadReport> ReadNsysSqlite(const std::filesystem::path& path, std::string_view display_name,
+                                  TraceSink& sink) {
+  return nsys_sqlite::ReadPart(path, display_name, nsys_sqlite::Part::kAll, sink);
+}
+
+Result<ReadReport> ReadNsysSqliteGpuSide(const std::filesystem::path& path,
+                                         std::string_view display_name, TraceSink& sink) {
+  return nsys_sqlite::ReadPart(path, display_name, nsys_sqlite::Part::kGpuSide, sink);
+}
+
+Result<ReadReport> ReadNsysSqliteLaunchSide(const std::filesystem::path& path,
+                                            std::string_view display_name, TraceSink& sink) {
+  return nsys_sqlite::ReadPart(path, display_name, nsys_sqlite::Part::kLaunchSide, sink);
 }
 
 }  // namespace stepstat

@@ -18,4 +18,18 @@ namespace stepstat {
 Result<ReadReport> ReadNsysSqlite(const std::filesystem::path& path, std::string_view display_name,
                                   TraceSink& sink);
 
+/// The GPU half of ReadNsysSqlite (GPU ops, then NVTX ranges), without the per-kernel
+/// records of the launch join: for a caller that reads the launch half on another thread.
+/// Memory does not grow with the trace.
+Result<ReadReport> ReadNsysSqliteGpuSide(const std::filesystem::path& path,
+                                         std::string_view display_name, TraceSink& sink);
+
+/// The launch half of ReadNsysSqlite on its own connection: the same joined launch calls
+/// (one per launched kernel) in API start order, merge-joined in correlation-id order per
+/// process so that memory does not grow with the trace. Calls whose correlation order strays
+/// far from their start order reach `sink` out of order (a sorted-input sink then says so).
+/// ReadReport::rows counts the joinable launch calls read.
+Result<ReadReport> ReadNsysSqliteLaunchSide(const std::filesystem::path& path,
+                                            std::string_view display_name, TraceSink& sink);
+
 }  // namespace stepstat

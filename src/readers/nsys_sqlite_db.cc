@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <mutex>
 #include <utility>
 
 namespace stepstat {
@@ -44,9 +45,15 @@ Result<SqliteDb> SqliteDb::Open(const std::filesystem::path& path, std::string_v
   if (!std::filesystem::is_regular_file(path, ec)) {
     return ErrorAt(display_name, 0, "no such file");
   }
+  // Memory statistics make every SQLite allocation take one process-wide mutex, which two
+  // readers on two threads then fight over (a fifth of the CPU time when both halves of an
+  // export were read at once). The call fails harmlessly once SQLite is initialised.
+  static std::once_flag no_memory_statistics;
+  std::call_once(no_memory_statistics, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
   sqlite3* db = nullptr;
-  int rc =
-      sqlite3_open_v2(FileUri(path).c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+  // NOMUTEX: a connection is only ever used by the thread that opened it.
+  int rc = sqlite3_open_v2(FileUri(path).c_str(), &db,
+                           SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     std::string what = "cannot open as SQLite: ";
     what += db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);

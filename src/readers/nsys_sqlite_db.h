@@ -21,7 +21,8 @@ class SqliteStatement;
 
 class SqliteDb {
  public:
-  /// Opens `path` read-only as an immutable database (no locks, no journal, no writes).
+  /// Opens `path` read-only as an immutable database (no locks, no journal, no writes). The
+  /// connection and its statements must be used by one thread at a time.
   static Result<SqliteDb> Open(const std::filesystem::path& path, std::string_view display_name);
 
   SqliteDb(SqliteDb&& other) noexcept;

@@ -152,7 +152,7 @@ Result<std::optional<Cursor>> OpenCursor(ExportContext& context, std::string tab
 
 class GpuOpReader {
  public:
-  GpuOpReader(ExportContext& context, std::vector<KernelRef>& kernels)
+  GpuOpReader(ExportContext& context, std::vector<KernelRef>* kernels)
       : context_(context), kernels_(kernels) {}
 
   Status Init() {
@@ -188,8 +188,9 @@ class GpuOpReader {
         ASSIGN_OR_RETURN(op.name, KernelName(cursor.table, stmt, op.line));
         std::optional<int64_t> pid = stmt.OptionalInt64(kGlobalPid);
         std::optional<int64_t> correlation = stmt.OptionalInt64(kCorrelationId);
-        if (correlation) {
-          kernels_.push_back({pid.value_or(0), *correlation, op.start_ns, op.duration_ns, op.name});
+        if (correlation && kernels_ != nullptr) {
+          kernels_->push_back(
+              {pid.value_or(0), *correlation, op.start_ns, op.duration_ns, op.name});
         }
         break;
       }
@@ -220,7 +221,7 @@ class GpuOpReader {
   }
 
   ExportContext& context_;
-  std::vector<KernelRef>& kernels_;
+  std::vector<KernelRef>* kernels_;  ///< null: no launch join follows
   DeviceNames devices_;
   CopyKindNames copy_kinds_;
   NameId memset_name_ = 0;
@@ -230,7 +231,7 @@ class GpuOpReader {
 }  // namespace
 
 Result<int64_t> ReadGpuOps(ExportContext& context, TraceSink& sink,
-                           std::vector<KernelRef>& kernels) {
+                           std::vector<KernelRef>* kernels) {
   GpuOpReader reader(context, kernels);
   RETURN_IF_ERROR(reader.Init());
   std::vector<Cursor> cursors;

@@ -61,14 +61,23 @@ class ExportContext {
 };
 
 /// Reads kernels, memcpys and memsets merged in start order into `sink`; fills `kernels`
-/// for the launch join (unsorted) and returns the number of rows read.
+/// (unless null) for the launch join (unsorted) and returns the number of rows read.
 Result<int64_t> ReadGpuOps(ExportContext& context, TraceSink& sink,
-                           std::vector<KernelRef>& kernels);
+                           std::vector<KernelRef>* kernels);
+
+/// StringIds ids of kernel-launch API names → the API's normalized name, interned.
+Result<std::unordered_map<int64_t, NameId>> LaunchApiNameIds(ExportContext& context);
 
 /// Reads kernel-launch API calls in start order, joined to `kernels` (sorted here), into
 /// `sink`; returns the number of rows read.
 Result<int64_t> ReadLaunchCalls(ExportContext& context, std::vector<KernelRef>& kernels,
                                 bool kernels_have_pid, TraceSink& sink);
+
+/// Like ReadLaunchCalls, in memory that does not grow with the trace: calls and kernels are
+/// merge-joined in correlation-id order per process (no record per kernel is kept). Calls
+/// reach `sink` in API start order unless their correlation order strays from it by more
+/// than a small window (sinks then see them unsorted). Returns the joinable calls read.
+Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid, TraceSink& sink);
 
 /// NVTX push/pop and start/end ranges in start order into `sink` as CpuRanges, named as
 /// nsys prints them ("<domain>:<text>"); returns the number of rows read (0 without NVTX).

@@ -11,7 +11,6 @@
 #include "readers/nsys_sqlite_internal.h"
 
 namespace stepstat::nsys_sqlite {
-namespace {
 
 // StringIds ids of launch API names → the API's display name. One scan of StringIds with a
 // cheap GLOB prefilter; the runtime table is then read with `nameId IN (...)`.
@@ -29,8 +28,6 @@ Result<std::unordered_map<int64_t, NameId>> LaunchApiNameIds(ExportContext& cont
   }
   return ids;
 }
-
-}  // namespace
 
 Result<int64_t> ReadLaunchCalls(ExportContext& context, std::vector<KernelRef>& kernels,
                                 bool kernels_have_pid, TraceSink& sink) {

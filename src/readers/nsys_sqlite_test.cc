@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "fixtures/formats/collecting_sink.h"
@@ -215,6 +216,60 @@ TEST_P(RealSqlite, LaunchCallsJoinLikeKernExecTrace) {
   }
 }
 
+// ---- the two halves read apart (summarize reads them on two threads) ----
+
+// What a call is, whatever order calls with the same start come in.
+std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, std::string,
+           std::string>
+CallKey(const testing_support::CollectedCall& c) {
+  return {c.call.api_start_ns,
+          c.call.api_duration_ns,
+          c.call.pid,
+          c.call.tid,
+          c.call.correlation_id,
+          c.call.kernel_start_ns,
+          c.call.kernel_duration_ns,
+          c.call.queue_duration_ns,
+          c.api_name,
+          c.kernel_name};
+}
+
+// The GPU half gives the whole reader's ops and ranges, the launch half its calls, sorted
+// by API start.
+void ExpectHalvesMatchTheWholeReader(const fs::path& path) {
+  CollectingSink whole, gpu, launches;
+  ASSERT_TRUE(ReadNsysSqlite(path, "x.sqlite", whole).ok());
+  Result<ReadReport> gpu_report = ReadNsysSqliteGpuSide(path, "x.sqlite", gpu);
+  ASSERT_TRUE(gpu_report.ok()) << gpu_report.status().message();
+  Result<ReadReport> launch_report = ReadNsysSqliteLaunchSide(path, "x.sqlite", launches);
+  ASSERT_TRUE(launch_report.ok()) << launch_report.status().message();
+  EXPECT_TRUE(gpu.calls().empty());
+  EXPECT_TRUE(launches.ops().empty());
+  EXPECT_TRUE(launches.ranges().empty());
+  ASSERT_EQ(gpu.ops().size(), whole.ops().size());
+  for (size_t i = 0; i < gpu.ops().size(); ++i) {
+    EXPECT_EQ(gpu.ops()[i].op.start_ns, whole.ops()[i].op.start_ns) << i;
+    EXPECT_EQ(gpu.ops()[i].op.duration_ns, whole.ops()[i].op.duration_ns) << i;
+    EXPECT_EQ(gpu.ops()[i].op.line, whole.ops()[i].op.line) << i;
+    EXPECT_EQ(gpu.ops()[i].name, whole.ops()[i].name) << i;
+    EXPECT_EQ(gpu.ops()[i].device, whole.ops()[i].device) << i;
+  }
+  EXPECT_EQ(gpu.ranges().size(), whole.ranges().size());
+  ASSERT_EQ(launches.calls().size(), whole.calls().size());
+  for (size_t i = 1; i < launches.calls().size(); ++i) {
+    ASSERT_LE(launches.calls()[i - 1].call.api_start_ns, launches.calls()[i].call.api_start_ns)
+        << i;
+  }
+  std::vector<decltype(CallKey(whole.calls()[0]))> expected, got;
+  for (const auto& c : whole.calls()) expected.push_back(CallKey(c));
+  for (const auto& c : launches.calls()) got.push_back(CallKey(c));
+  std::sort(expected.begin(), expected.end());
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, expected);
+}
+
+TEST_P(RealSqlite, HalvesReadApartMatchTheWholeReader) { ExpectHalvesMatchTheWholeReader(path_); }
+
 INSTANTIATE_TEST_SUITE_P(NsysExports, RealSqlite,
                          ::testing::Values("pipit_cloverleaf_perlmutter.sqlite",
                                            "nsightful_power_iteration_t4.sqlite"));
@@ -323,6 +378,51 @@ TEST(NsysSqliteFixture, JoinsOnProcessAsWellAsCorrelation) {
   EXPECT_EQ(sink.calls()[1].kernel_name, "k_of_pid2");
   EXPECT_EQ(sink.calls()[1].call.queue_duration_ns, 180);
   EXPECT_EQ(sink.ops()[0].device, " (0)");  // no GPU table: nsys's printf gives an empty name
+}
+
+TEST(NsysSqliteFixture, HalvesReadApartMatchOnOldSchemaAndAcrossProcesses) {
+  ExpectHalvesMatchTheWholeReader(BuildOldSchemaExport());
+  fs::path path = TempPath("halves.sqlite");
+  {
+    TestDb db(path, /*create=*/true);
+    // Two processes; a graph launch (id 7) runs two kernels; a call whose kernel was not
+    // captured (id 8); a kernel no call launched (id 3); pid 2's ids run backwards in time
+    // relative to pid 1's, so only a merge by start puts them in order.
+    db.Exec(R"sql(
+      CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+      INSERT INTO StringIds VALUES (1, 'k1'), (2, 'k2'), (3, 'cudaLaunchKernel'),
+        (4, 'cudaGraphLaunch_v10000'), (5, 'cudaMemcpyAsync');
+      CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER,
+        streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER,
+        shortName INTEGER);
+      INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (100, 150, 0, 7, 5, 16777216, 1, 1);
+      INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (400, 450, 0, 7, 7, 16777216, 2, 2);
+      INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (460, 470, 0, 7, 7, 16777216, 1, 1);
+      INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (50, 60, 0, 7, 3, 16777216, 1, 1);
+      INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (300, 350, 1, 9, 2, 33554432, 2, 2);
+      INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (90, 95, 1, 9, 9, 33554432, 2, 2);
+      INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (600, 650, 1, 9, NULL, 33554432, 2, 2);
+      CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, globalTid INTEGER,
+        correlationId INTEGER, nameId INTEGER);
+      INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (80, 110, 16777217, 5, 3);
+      INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (380, 390, 16777217, 7, 4);
+      INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (500, 510, 16777217, 8, 3);
+      INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (510, 520, 16777217, 6, 5);
+      INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (290, 295, 33554433, 2, 3);
+      INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (85, 88, 33554433, 9, 3);
+      INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (600, 610, NULL, 9, 3);
+    )sql");
+  }
+  ExpectHalvesMatchTheWholeReader(path);
+  CollectingSink launches;
+  ASSERT_TRUE(ReadNsysSqliteLaunchSide(path, "halves.sqlite", launches).ok());
+  ASSERT_EQ(launches.calls().size(), 5u);  // 5, 9, 2, and the graph launch twice
+  EXPECT_EQ(launches.calls()[0].call.api_start_ns, 80);
+  EXPECT_EQ(launches.calls()[1].call.api_start_ns, 85);
+  EXPECT_EQ(launches.calls()[1].call.pid, 2);
+  EXPECT_EQ(launches.calls()[3].api_name, "cudaGraphLaunch");
+  EXPECT_EQ(launches.calls()[3].kernel_name, "k2");
+  EXPECT_EQ(launches.calls()[4].kernel_name, "k1");
 }
 
 std::string ReadError(const fs::path& path) {

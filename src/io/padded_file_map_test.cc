@@ -1,0 +1,51 @@
+#include "io/padded_file_map.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace stepstat {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path WriteTemp(const std::string& name, const std::string& content) {
+  fs::path path = fs::temp_directory_path() / (name + "." + std::to_string(::getpid()));
+  std::ofstream(path, std::ios::binary) << content;
+  return path;
+}
+
+// Sizes around page ends are the ones where the zero tail lies in a page after the file.
+TEST(PaddedFileMap, FileBytesThenZerosAtEverySizeAroundAPageEnd) {
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  constexpr size_t kTail = 64;
+  for (size_t size : {size_t{0}, size_t{1}, page - kTail, page - kTail + 1, page - 1, page,
+                      page + 1, 3 * page - 7}) {
+    std::string content(size, '\0');
+    for (size_t i = 0; i < size; ++i) content[i] = static_cast<char>('a' + i % 26);
+    fs::path path = WriteTemp("padded_file_map_test", content);
+    Result<std::unique_ptr<PaddedFileMap>> map = PaddedFileMap::Open(path, "t.json", kTail);
+    ASSERT_TRUE(map.ok()) << map.status().message();
+    std::string_view bytes = map.value()->bytes();
+    EXPECT_EQ(bytes, content) << size;
+    ASSERT_GE(map.value()->readable_size(), size + kTail) << size;
+    for (size_t i = size; i < size + kTail; ++i) {
+      ASSERT_EQ(bytes.data()[i], '\0') << "size " << size << " byte " << i;
+    }
+    fs::remove(path);
+  }
+}
+
+TEST(PaddedFileMap, MissingFileAndDirectoryAreErrorsNamingTheFile) {
+  Result<std::unique_ptr<PaddedFileMap>> missing =
+      PaddedFileMap::Open("/nonexistent/stepstat/x.json", "x.json", 64);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("x.json"), std::string::npos);
+  EXPECT_FALSE(PaddedFileMap::Open(fs::temp_directory_path(), "dir", 64).ok());
+}
+
+}  // namespace
+}  // namespace stepstat

@@ -1,0 +1,148 @@
+// The chunked Kineto parse (documents over a few MiB) against the whole-document parse.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include <string>
+
+#include "fixtures/formats/collecting_sink.h"
+#include "readers/kineto_json.h"
+#include "readers/kineto_json_internal.h"
+
+namespace stepstat {
+namespace {
+
+using ::testing::HasSubstr;
+using testing_support::CollectingSink;
+
+// A pretty-printed trace of about `target` bytes: each event on its own lines, devices
+// (objects on lines of their own, the cut a chunker must not take) before the events and
+// baseTimeNanoseconds after them.
+std::string ChunkableTrace(size_t target, bool compact) {
+  const char* nl = compact ? "" : "\n";
+  std::string json = std::string("{") + nl + "  \"deviceProperties\": [" + nl +
+                     "    {\"id\": 0, \"name\": \"GPU zero\"}," + nl +
+                     "    {\"id\": 1, \"name\": \"GPU one\"}" + nl + "  ]," + nl +
+                     "  \"traceEvents\": [" + nl;
+  for (int64_t i = 0; json.size() < target; ++i) {
+    std::string ts = std::to_string(1000000 + 10 * i) + (i % 3 == 0 ? ".125" : "");
+    json += "  {" + std::string(nl) + "    \"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op" +
+            std::to_string(i % 7) + "\", \"pid\": 1, \"tid\": 1, \"ts\": " + ts +
+            ", \"dur\": 5, \"args\": {\"Input Dims\": [[1, 2]], \"x\": \"{\\n  {\"}" + nl + "  }," +
+            nl;
+    json +=
+        "  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
+        "\"pid\": 1, \"tid\": 1, \"ts\": " +
+        ts + ", \"dur\": 2, \"args\": {\"correlation\": " + std::to_string(i) + "}}," + nl;
+    json += "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k" + std::to_string(i % 5) +
+            "\", \"pid\": " + std::to_string(i % 2) +
+            ", \"tid\": 7, \"ts\": " + std::to_string(1000004 + 10 * i) +
+            ", \"dur\": 3, \"args\": {\"stream\": 7, "
+            "\"correlation\": " +
+            std::to_string(i) + "}}," + nl;
+    if (i % 1000 == 0) {
+      json += "  {\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#" +
+              std::to_string(i / 1000) + "\", \"pid\": 1, \"tid\": 1, \"ts\": " + ts +
+              ", \"dur\": 9000}," + nl;
+    }
+  }
+  json += "  {\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 0, \"args\": {\"name\": \"x\"}}" +
+          std::string(nl) + "  ]," + nl + "  \"baseTimeNanoseconds\": 1700000000000000000" + nl +
+          "}" + nl;
+  return json;
+}
+
+void ExpectSameRecords(const kineto::Records& a, const kineto::Records& b, const StringPool& pa,
+                       const StringPool& pb) {
+  ASSERT_EQ(a.ops.size(), b.ops.size());
+  for (size_t i = 0; i < a.ops.size(); ++i) {
+    EXPECT_EQ(a.ops[i].start_ns, b.ops[i].start_ns) << i;
+    EXPECT_EQ(a.ops[i].duration_ns, b.ops[i].duration_ns) << i;
+    EXPECT_EQ(a.ops[i].line, b.ops[i].line) << i;
+    EXPECT_EQ(a.ops[i].device, b.ops[i].device) << i;
+    EXPECT_EQ(a.ops[i].correlation_id, b.ops[i].correlation_id) << i;
+    ASSERT_EQ(pa.Get(a.ops[i].name), pb.Get(b.ops[i].name)) << i;
+  }
+  ASSERT_EQ(a.calls.size(), b.calls.size());
+  for (size_t i = 0; i < a.calls.size(); ++i) {
+    EXPECT_EQ(a.calls[i].api_start_ns, b.calls[i].api_start_ns) << i;
+    EXPECT_EQ(a.calls[i].line, b.calls[i].line) << i;
+    EXPECT_EQ(a.calls[i].correlation_id, b.calls[i].correlation_id) << i;
+  }
+  ASSERT_EQ(a.ranges.size(), b.ranges.size());
+  for (size_t i = 0; i < a.ranges.size(); ++i) {
+    EXPECT_EQ(a.ranges[i].start_ns, b.ranges[i].start_ns) << i;
+    EXPECT_EQ(a.ranges[i].end_ns, b.ranges[i].end_ns) << i;
+    EXPECT_EQ(a.ranges[i].line, b.ranges[i].line) << i;
+  }
+  EXPECT_EQ(a.device_keys, b.device_keys);
+  EXPECT_EQ(a.device_names, b.device_names);
+  EXPECT_EQ(a.base_time_ns, b.base_time_ns);
+  EXPECT_EQ(a.events, b.events);
+  EXPECT_EQ(a.saw_decimal_time, b.saw_decimal_time);
+}
+
+TEST(KinetoChunks, ChunkedParseGivesTheWholeParsesRecords) {
+  std::string json = ChunkableTrace(20 << 20, /*compact=*/false);
+  const size_t size = json.size();
+  json.append(simdjson::SIMDJSON_PADDING, '\0');
+  std::string_view document(json.data(), size);
+  StringPool whole_pool, chunk_pool;
+  kineto::Records whole, chunked;
+  ASSERT_TRUE(kineto::ParseEvents(json.data(), size, json.size(), {document, 0}, "t.json",
+                                  whole_pool, whole)
+                  .ok());
+  Status status = kineto::ParseEventsInChunks(document, "t.json", chunk_pool, chunked);
+  ASSERT_TRUE(status.ok()) << status.message();
+  // The chunked parse resolves lines as it goes; the whole parse leaves byte offsets.
+  EXPECT_TRUE(chunked.lines_resolved);
+  kineto::LineCursor cursor;
+  kineto::OffsetsToLines(document, whole, 0, 0, 0, cursor);
+  EXPECT_GT(whole.ops.size(), 40000u);
+  EXPECT_EQ(whole.device_keys.size(), 2u);
+  EXPECT_EQ(whole.base_time_ns, int64_t{1700000000000000000});
+  EXPECT_EQ(whole.device_names.size(), 2u);
+  ExpectSameRecords(whole, chunked, whole_pool, chunk_pool);
+}
+
+TEST(KinetoChunks, CompactDocumentsAndBadCutsAreLeftToTheWholeParse) {
+  std::string compact = ChunkableTrace(20 << 20, /*compact=*/true);
+  compact.append(simdjson::SIMDJSON_PADDING, '\0');
+  StringPool pool;
+  kineto::Records records;
+  EXPECT_FALSE(kineto::ParseEventsInChunks(
+                   std::string_view(compact.data(), compact.size() - simdjson::SIMDJSON_PADDING),
+                   "t.json", pool, records)
+                   .ok());
+  // Events of a second array after the first: every line start is an object, but cuts that
+  // fall in "deviceProperties" (after "traceEvents") must not be taken for events.
+  std::string json = "{\"traceEvents\": [\n  {\"ph\": \"i\"}\n],\n\"deviceProperties\": [\n";
+  while (json.size() < (20 << 20)) json += "  {\"id\": 3, \"name\": \"x\"},\n";
+  json += "  {\"id\": 4, \"name\": \"y\"}\n]}\n";
+  const size_t size = json.size();
+  json.append(simdjson::SIMDJSON_PADDING, '\0');
+  kineto::Records cut;
+  EXPECT_FALSE(
+      kineto::ParseEventsInChunks(std::string_view(json.data(), size), "t.json", pool, cut).ok());
+  // Through the public entry point the whole parse takes over and reads it right.
+  json.resize(size);
+  CollectingSink sink;
+  Result<ReadReport> report = ParseKinetoJson(json, "t.json", sink);
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  EXPECT_EQ(report->rows, 1);
+}
+
+TEST(KinetoChunks, ErrorsDeepInALargeDocumentNameTheirLine) {
+  std::string json = ChunkableTrace(12 << 20, /*compact=*/false);
+  size_t at = json.find("\"dur\": 3", json.size() / 2);
+  ASSERT_NE(at, std::string::npos);
+  json.replace(at, 9, "\"dur\": -3");
+  int64_t line = kineto::LineAt(json, at);
+  CollectingSink sink;
+  Result<ReadReport> report = ParseKinetoJson(json, "t.json", sink);
+  ASSERT_FALSE(report.ok());
+  EXPECT_THAT(report.status().message(), HasSubstr("t.json:" + std::to_string(line) + ":"));
+}
+
+}  // namespace
+}  // namespace stepstat
