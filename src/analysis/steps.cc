@@ -31,7 +31,7 @@ Result<std::vector<InputDetails>> ReplayStep(const StepsInputs& inputs, const Pl
   if (launches) {
     StepFilterSink calls(sink, index, plan.launch_step, nullptr);
     ASSIGN_OR_RETURN(ReadReport report,
-                     ReadInput(launches->path, launches->display_name, launches->kind, calls));
+                     ReadLaunchSide(*launches, calls));
     if (launches != &inputs.trace.gpu) read.push_back(InputDetailsOf(*launches, report));
   }
   StepFilterSink ops(sink, index, nullptr, plan.op_step);

@@ -6,6 +6,7 @@
 #include "analysis/launched_kernels_sink.h"
 #include "analysis/step_overlap_meter.h"
 #include "analysis/steps_sink.h"
+#include "readers/nsys_sqlite.h"
 
 namespace stepstat {
 
@@ -43,7 +44,7 @@ Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(
   if (plan.after_launches) {
     LaunchBookkeepingSink bookkeeping(plan);
     RETURN_IF_ERROR(
-        ReadInput(launches.path, launches.display_name, launches.kind, bookkeeping).status());
+        ReadLaunchSide(launches, bookkeeping).status());
     plan.after_launches();
   }
   StepAccumulators steps = MakeAccumulators(policy, classifier, options, plan, false);
@@ -59,7 +60,7 @@ Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(
       return step;
     };
     StepMeterLaunchSink sink(meter, step_of, calls, launches.display_name);
-    launch_read = ReadInput(launches.path, launches.display_name, launches.kind, sink).status();
+    launch_read = ReadLaunchSide(launches, sink).status();
     launches_unsorted = sink.unsorted();
     if (!launch_read.ok()) meter.Abort();
     meter.Close(StepOverlapMeter::kLaunches);
@@ -99,8 +100,7 @@ Result<std::vector<StepTotals>> AccumulateHolding(const StepsInputs& inputs,
         return step;
       });
       const TraceInput& source = *LaunchSource(inputs);
-      RETURN_IF_ERROR(
-          ReadInput(source.path, source.display_name, source.kind, launch_sink).status());
+      RETURN_IF_ERROR(ReadLaunchSide(source, launch_sink).status());
     }
     steps.FinishLaunches();
     if (plan.after_launches) plan.after_launches();
@@ -130,18 +130,27 @@ const TraceInput* LaunchSource(const StepsInputs& inputs) {
 }
 
 Result<ReadReport> ReadGpuSide(const TraceInput& input, TraceSink& sink) {
+  if (input.kind == InputKind::kNsysSqlite) {
+    return ReadNsysSqliteGpuSide(input.path, input.display_name, sink);
+  }
   LaunchedKernelsSink launched(sink, /*forward_launch_calls=*/false);
   TraceSink& target =
       input.kind == InputKind::kNsysKernExecTraceCsv ? static_cast<TraceSink&>(launched) : sink;
   return ReadInput(input.path, input.display_name, input.kind, target);
 }
 
+Result<ReadReport> ReadLaunchSide(const TraceInput& input, TraceSink& sink) {
+  if (input.kind == InputKind::kNsysSqlite) {
+    return ReadNsysSqliteLaunchSide(input.path, input.display_name, sink);
+  }
+  return ReadInput(input.path, input.display_name, input.kind, sink);
+}
+
 Result<std::vector<StepTotals>> Accumulate(const StepsInputs& inputs, const Policy& policy,
                                            const Classifier& classifier,
                                            const StepsOptions& options, const Plan& plan) {
-  // A SQLite or Kineto file would be read twice at once for the two sides (Kineto parses
-  // the whole document each time) and does not deliver its rows in time order anyway.
-  if (plan.launch_step && !HoldsLaunchesAndOps(inputs.trace.gpu.kind)) {
+  // A Kineto file would be parsed whole for each side, and its events are not in time order.
+  if (plan.launch_step && inputs.trace.gpu.kind != InputKind::kKinetoJson) {
     ASSIGN_OR_RETURN(std::optional<std::vector<StepTotals>> streamed,
                      AccumulateStreaming(inputs, policy, classifier, options, plan));
     if (streamed) return std::move(*streamed);

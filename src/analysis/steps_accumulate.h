@@ -27,14 +27,17 @@ struct Plan {
 bool HoldsLaunchesAndOps(InputKind kind);
 /// The file that holds launch calls, if any.
 const TraceInput* LaunchSource(const StepsInputs& inputs);
-/// Reads the GPU side of `input` (a kern-exec trace alone stands in for the GPU trace).
+/// Reads the GPU side of `input` (a kern-exec trace alone stands in for the GPU trace; an
+/// SQLite export's GPU tables alone).
 Result<ReadReport> ReadGpuSide(const TraceInput& input, TraceSink& sink);
+/// Reads the launch calls of `input` (an SQLite export's launch half alone, on its own).
+Result<ReadReport> ReadLaunchSide(const TraceInput& input, TraceSink& sink);
 
 /// One StepTotals per step of `plan`, then one for the operations outside every step.
-/// For nsys CSV inputs, launch calls and GPU operations are read at once on two threads, the
-/// overlap measured as they pass, so memory is bounded by the steps; other inputs, and CSV
-/// input not sorted by time, hold each step's launch union between a launch pass and a GPU
-/// pass (and buffer kernels when they are out of order).
+/// For nsys CSV and SQLite inputs, launch calls and GPU operations are read at once on two
+/// threads, the overlap measured as they pass, so memory is bounded by the steps; Kineto
+/// traces, and input not sorted by time, hold each step's launch union between a launch pass
+/// and a GPU pass (and buffer kernels when they are out of order).
 Result<std::vector<StepTotals>> Accumulate(const StepsInputs& inputs, const Policy& policy,
                                            const Classifier& classifier,
                                            const StepsOptions& options, const Plan& plan);
