@@ -24,9 +24,8 @@ class StepFilterSink : public TraceSink {
 
   Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override {
     if (!op_step_) return Status::Ok();
-    return Forward(ops, op_step_, ops_, [&](std::span<const GpuOp> kept) {
-      return inner_.OnGpuOps(kept, names);
-    });
+    return Forward(ops, op_step_, ops_,
+                   [&](std::span<const GpuOp> kept) { return inner_.OnGpuOps(kept, names); });
   }
   Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override {
     if (!launch_step_) return Status::Ok();

@@ -126,8 +126,8 @@ void StepOverlapMeter::SweepLocked(int side) {
     Step& s = steps_[step];
     if (s.open[side] && s.open[side]->end < frontier_[side]) CloseComponent(s, side);
     Consume(s);
-    s.active = s.open[kKernels] || s.open[kLaunches] || Pending(s, kKernels) ||
-               Pending(s, kLaunches);
+    s.active =
+        s.open[kKernels] || s.open[kLaunches] || Pending(s, kKernels) || Pending(s, kLaunches);
     if (s.active) {
       active_[kept++] = step;
     } else {  // most likely done for good: hold nothing for it

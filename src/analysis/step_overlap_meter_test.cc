@@ -25,8 +25,9 @@ std::vector<Tagged> Side(std::mt19937_64& random, size_t steps, int64_t lag) {
       t += static_cast<int64_t>(random() % 160);
     }
   }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const Tagged& a, const Tagged& b) { return a.interval.start < b.interval.start; });
+  std::stable_sort(out.begin(), out.end(), [](const Tagged& a, const Tagged& b) {
+    return a.interval.start < b.interval.start;
+  });
   return out;
 }
 

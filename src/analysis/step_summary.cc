@@ -46,8 +46,8 @@ Result<StepStats> SummarizeStep(const StepsInputs& inputs, const Policy& policy,
     if (!details) return Status::Ok();
     StepStatsSources sources{report.gpu_trace, report.launch_trace};
     ASSIGN_OR_RETURN(StepStats replayed,
-                     SummarizeReplayed([&](TraceSink& sink) { return replay(index, sink); },
-                                       policy, sources, details));
+                     SummarizeReplayed([&](TraceSink& sink) { return replay(index, sink); }, policy,
+                                       sources, details));
     if (!SameMeasures(replayed, stats.value())) {
       return Status::Error("internal error: step " + std::to_string(index) +
                            " summarizes differently when read again; please report this");

@@ -30,8 +30,7 @@ Result<std::vector<InputDetails>> ReplayStep(const StepsInputs& inputs, const Pl
   const TraceInput* launches = plan.launch_step ? LaunchSource(inputs) : nullptr;
   if (launches) {
     StepFilterSink calls(sink, index, plan.launch_step, nullptr);
-    ASSIGN_OR_RETURN(ReadReport report,
-                     ReadLaunchSide(*launches, calls));
+    ASSIGN_OR_RETURN(ReadReport report, ReadLaunchSide(*launches, calls));
     if (launches != &inputs.trace.gpu) read.push_back(InputDetailsOf(*launches, report));
   }
   StepFilterSink ops(sink, index, nullptr, plan.op_step);

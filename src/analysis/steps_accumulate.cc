@@ -37,14 +37,15 @@ StepAccumulators MakeAccumulators(const Policy& policy, const Classifier& classi
 
 // Both readers at once, the launch/kernel overlap measured by a StepOverlapMeter; nullopt
 // when an input is not sorted by time.
-Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(
-    const StepsInputs& inputs, const Policy& policy, const Classifier& classifier,
-    const StepsOptions& options, const Plan& plan) {
+Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(const StepsInputs& inputs,
+                                                                   const Policy& policy,
+                                                                   const Classifier& classifier,
+                                                                   const StepsOptions& options,
+                                                                   const Plan& plan) {
   const TraceInput& launches = *LaunchSource(inputs);
   if (plan.after_launches) {
     LaunchBookkeepingSink bookkeeping(plan);
-    RETURN_IF_ERROR(
-        ReadLaunchSide(launches, bookkeeping).status());
+    RETURN_IF_ERROR(ReadLaunchSide(launches, bookkeeping).status());
     plan.after_launches();
   }
   StepAccumulators steps = MakeAccumulators(policy, classifier, options, plan, false);
@@ -87,8 +88,7 @@ Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(
 
 // Launch calls first, each step's launch union held, then the GPU operations: for input
 // out of order, which the streaming pass cannot take.
-Result<std::vector<StepTotals>> AccumulateHolding(const StepsInputs& inputs,
-                                                  const Policy& policy,
+Result<std::vector<StepTotals>> AccumulateHolding(const StepsInputs& inputs, const Policy& policy,
                                                   const Classifier& classifier,
                                                   const StepsOptions& options, const Plan& plan) {
   for (bool buffered : {false, true}) {

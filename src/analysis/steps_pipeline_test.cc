@@ -391,8 +391,8 @@ TEST(StepsPipeline, OneStepsDetailsEqualAHandCutTraces) {
     actual->source_gpu_trace = expected->source_gpu_trace;
     actual->source_kernel_exec_trace = expected->source_kernel_exec_trace;
     ASSERT_EQ(details.data_quality.inputs.size(), 2u);
-    EXPECT_EQ(details.data_quality.inputs[0].rows, static_cast<int64_t>(run.kernels.size() +
-                                                                        run.copies.size()));
+    EXPECT_EQ(details.data_quality.inputs[0].rows,
+              static_cast<int64_t>(run.kernels.size() + run.copies.size()));
     details.data_quality.inputs = expected_details.data_quality.inputs;
     EXPECT_EQ(StepStatsWithDetailsToJson(*actual, details),
               StepStatsWithDetailsToJson(*expected, expected_details));

@@ -170,8 +170,8 @@ Pass ReplayPass(const TraceReplay& replay, const Policy& policy, const Classifie
   pass.stats = MakeStepStats(policy, sink.gpu(), overlap, sources);
   if (details) {
     details_sink->Finish();
-    *details = MakeDetails(details_sink->totals(), nullptr, policy, classifier,
-                           std::move(read.value()));
+    *details =
+        MakeDetails(details_sink->totals(), nullptr, policy, classifier, std::move(read.value()));
   }
   return pass;
 }
