@@ -2,7 +2,6 @@
 // through each format's reader must give the same summary and the same steps, integer for
 // integer (Kineto's microseconds carry three decimals, so no nanosecond is lost).
 #include <gtest/gtest.h>
-
 #include <sqlite3.h>
 
 #include <filesystem>
@@ -36,9 +35,9 @@ FormatRun WriteAllFormats(const std::string& tag, int64_t steps, int streams) {
   options.steps = steps;
   options.streams = streams;
   options.nvtx = true;
-  for (auto [format, result] : {std::pair{SynthFormat::kCsv, &run.csv},
-                                std::pair{SynthFormat::kSqlite, &run.sqlite},
-                                std::pair{SynthFormat::kKineto, &run.kineto}}) {
+  for (auto [format, result] :
+       {std::pair{SynthFormat::kCsv, &run.csv}, std::pair{SynthFormat::kSqlite, &run.sqlite},
+        std::pair{SynthFormat::kKineto, &run.kineto}}) {
     options.format = format;
     Result<SynthResult> written = WriteSynthTraces(options);
     EXPECT_TRUE(written.ok()) << written.status().message();
@@ -153,9 +152,9 @@ INSTANTIATE_TEST_SUITE_P(StepsAndStreams, SynthFormats,
 TEST(SynthSqlite, TablesAreInStartOrderAndJoinLikeAnExport) {
   FormatRun run = WriteAllFormats("tables", 2, 2);
   sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open_v2(run.sqlite.gpu_trace.string().c_str(), &db, SQLITE_OPEN_READONLY,
-                            nullptr),
-            SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_open_v2(run.sqlite.gpu_trace.string().c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
+      SQLITE_OK);
   auto integer = [&](const std::string& sql) {
     sqlite3_stmt* stmt = nullptr;
     EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr), SQLITE_OK) << sql;
@@ -164,9 +163,9 @@ TEST(SynthSqlite, TablesAreInStartOrderAndJoinLikeAnExport) {
     sqlite3_finalize(stmt);
     return value;
   };
-  for (const char* table : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-                            "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_RUNTIME",
-                            "NVTX_EVENTS"}) {
+  for (const char* table :
+       {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
+        "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS"}) {
     EXPECT_GT(integer(std::string("SELECT count(*) FROM ") + table), 0) << table;
     EXPECT_EQ(integer(std::string("SELECT count(*) FROM ") + table + " a JOIN " + table +
                       " b ON b.rowid = a.rowid + 1 WHERE b.start < a.start"),

@@ -165,8 +165,8 @@ class KinetoWriter final : public FormatWriter {
  private:
   // `{"ph": "X", "cat", "name", "pid", "tid", "ts", "dur",` of a complete event; the caller
   // adds "args" and the closing brace. `quoted_name` is a JSON string.
-  void BeginEvent(std::string_view category, std::string_view quoted_name, int64_t pid,
-                  int64_t tid, int64_t start_ns, int64_t duration_ns) {
+  void BeginEvent(std::string_view category, std::string_view quoted_name, int64_t pid, int64_t tid,
+                  int64_t start_ns, int64_t duration_ns) {
     TextOut& out = *out_;
     NextEvent();
     out.Text("\n    \"ph\": \"X\", \"cat\": \"");
@@ -245,7 +245,8 @@ class KinetoWriter final : public FormatWriter {
     const int64_t stream = StreamId(row.stream);
     streams_.insert(stream);
     BeginEvent(memop.kind == MemopKind::kMemset ? "gpu_memset" : "gpu_memcpy",
-               memop_names_[static_cast<size_t>(memop.kind)], kDeviceId, stream, row.start, row.duration);
+               memop_names_[static_cast<size_t>(memop.kind)], kDeviceId, stream, row.start,
+               row.duration);
     out.Text("\n    \"args\": {\n      \"External id\": ");
     out.Int(row.correlation_id);
     out.Text(",\n      \"device\": ");

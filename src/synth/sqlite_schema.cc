@@ -1,6 +1,7 @@
 #include "synth/sqlite_schema.h"
 
 #include <array>
+#include <utility>
 
 namespace stepstat::synth {
 namespace {
@@ -127,16 +128,31 @@ constexpr std::string_view kNvtxTable = R"(CREATE TABLE NVTX_EVENTS (
     jsonText TEXT,
     binaryData TEXT))";
 
-constexpr std::array<std::string_view, 14> kMemcpyOperLabels = {
-    "Unknown",        "Host-to-Device",         "Device-to-Host",         "Host-to-Array",
-    "Array-to-Host",  "Array-to-Array",         "Array-to-Device",        "Device-to-Array",
-    "Device-to-Device", "Host-to-Host",         "Peer-to-Peer",           "Unified Host-to-Device",
-    "Unified Device-to-Host", "Unified Device-to-Device"};
+// clang-format off
+constexpr std::array<std::pair<std::string_view, std::string_view>, 14> kMemcpyOpers = {{
+    {"CUDA_MEMCPY_KIND_UNKNOWN", "Unknown"},
+    {"CUDA_MEMCPY_KIND_HTOD", "Host-to-Device"},
+    {"CUDA_MEMCPY_KIND_DTOH", "Device-to-Host"},
+    {"CUDA_MEMCPY_KIND_HTOA", "Host-to-Array"},
+    {"CUDA_MEMCPY_KIND_ATOH", "Array-to-Host"},
+    {"CUDA_MEMCPY_KIND_ATOA", "Array-to-Array"},
+    {"CUDA_MEMCPY_KIND_ATOD", "Array-to-Device"},
+    {"CUDA_MEMCPY_KIND_DTOA", "Device-to-Array"},
+    {"CUDA_MEMCPY_KIND_DTOD", "Device-to-Device"},
+    {"CUDA_MEMCPY_KIND_HTOH", "Host-to-Host"},
+    {"CUDA_MEMCPY_KIND_PTOP", "Peer-to-Peer"},
+    {"CUDA_MEMCPY_KIND_UVM_HTOD", "Unified Host-to-Device"},
+    {"CUDA_MEMCPY_KIND_UVM_DTOH", "Unified Device-to-Host"},
+    {"CUDA_MEMCPY_KIND_UVM_DTOD", "Unified Device-to-Device"},
+}};
+// clang-format on
 
 }  // namespace
 
 std::span<const std::string_view> NsysSqliteTables() { return kTables; }
 std::string_view NsysNvtxTable() { return kNvtxTable; }
-std::span<const std::string_view> MemcpyOperLabels() { return kMemcpyOperLabels; }
+std::span<const std::pair<std::string_view, std::string_view>> MemcpyOpers() {
+  return kMemcpyOpers;
+}
 
 }  // namespace stepstat::synth

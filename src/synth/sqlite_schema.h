@@ -4,6 +4,7 @@
 
 #include <span>
 #include <string_view>
+#include <utility>
 
 namespace stepstat::synth {
 
@@ -14,7 +15,7 @@ std::span<const std::string_view> NsysSqliteTables();
 /// CREATE TABLE NVTX_EVENTS (written with --nvtx).
 std::string_view NsysNvtxTable();
 
-/// ENUM_CUDA_MEMCPY_OPER labels by id (nsys 2025.3).
-std::span<const std::string_view> MemcpyOperLabels();
+/// ENUM_CUDA_MEMCPY_OPER rows by id, (name, label), as nsys 2025.3 writes them.
+std::span<const std::pair<std::string_view, std::string_view>> MemcpyOpers();
 
 }  // namespace stepstat::synth

@@ -113,8 +113,8 @@ class SqliteWriter final : public FormatWriter {
   Status Open() {
     RETURN_IF_ERROR(path_.RemoveStale());
     const std::string temp = path_.temp_path().string();
-    if (sqlite3_open_v2(temp.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-                        nullptr) != SQLITE_OK) {
+    if (sqlite3_open_v2(temp.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
+        SQLITE_OK) {
       return Status::Error("cannot create " + temp + ": " + Message());
     }
     // A file nobody reads until it is complete: no journal, no fsync, no lock traffic.
@@ -202,8 +202,9 @@ class SqliteWriter final : public FormatWriter {
     Statement enums;
     RETURN_IF_ERROR(Prepare(enums, InsertSql("ENUM_CUDA_MEMCPY_OPER", 3)));
     int64_t id = 0;
-    for (std::string_view label : MemcpyOperLabels()) {
-      RETURN_IF_ERROR(Check(enums.Int(id++).Null().Text(label).Insert(), "ENUM_CUDA_MEMCPY_OPER"));
+    for (const auto& [name, label] : MemcpyOpers()) {
+      RETURN_IF_ERROR(
+          Check(enums.Int(id++).Text(name).Text(label).Insert(), "ENUM_CUDA_MEMCPY_OPER"));
     }
     Statement meta;
     RETURN_IF_ERROR(Prepare(meta, InsertSql("META_DATA_EXPORT", 2)));
