@@ -8,11 +8,14 @@ built) on inputs whose answers are known, before anyone trusts them on 1 GB:
    (kern-exec, with a GPU trace made of its own kernel columns), against plain per-row loops;
 3. the researched kernel names (shared/data/kernel-names/labeled.tsv), one kernel each with
    its own duration, against the component each name is labelled with;
-4. examples/gb10-dit-step/ against the spec's reference JSON, once that example exists.
+4. examples/gb10-dit-step/ against the spec's reference JSON, once that example exists;
+5. a small `stepstat synth` run (3 steps, 2 streams) in every format: stepstat on its SQLite
+   and Kineto files, and the sqlite3 floor's two integers, against pandas on its CSV pair.
 """
 import csv
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -259,4 +262,43 @@ def run(bench, root, stepstat):
                         run_tools(bench, root, stepstat, base, files, policy), expected)
     else:
         print("skip  examples/gb10-dit-step: not on this branch yet")
+
+    if stepstat.exists():
+        failed |= check_synth_formats(bench, stepstat, policy)
+    else:
+        print("skip  synth formats: stepstat not built")
     return 1 if failed else 0
+
+
+def check_synth_formats(bench, stepstat, policy):
+    """One synthetic run in the three formats: what stepstat (and the sqlite3 floor) reads from
+    the SQLite and Kineto files must equal what pandas reads from the CSV pair."""
+    import compare
+    base = bench / "work" / "selftest-formats"
+    for fmt in ("csv",) + tuple(compare.FORMATS):
+        compare.synthesize(stepstat, base, 3, 2, fmt)
+    pair = [str(f) for f in compare.trace_pair(base)]
+    done = subprocess.run(["/usr/bin/python3", str(bench / "pandas_summary.py")] + pair +
+                          ["--policy", str(policy)], capture_output=True, text=True)
+    if done.returncode != 0:
+        print(f"FAIL  synth formats: pandas failed: {done.stderr.strip()}")
+        return True
+    expected = compare.parse_integers("pandas", done.stdout)
+    failed = False
+    for fmt, spec in compare.FORMATS.items():
+        path = Path(f"{base}{spec['suffix']}")
+        for row, command in compare.format_commands(stepstat, fmt, path, ["--policy", str(policy)]).items():
+            if not compare.checked(row) or (row.endswith(":sqlite3") and not shutil.which("sqlite3")):
+                continue
+            done = subprocess.run(command, capture_output=True, text=True)
+            if done.returncode != 0:
+                failed = True
+                print(f"FAIL  synth formats: {row} failed: {done.stderr.strip()}")
+                continue
+            differences = compare.format_mismatches(expected, compare.parse_integers(row, done.stdout))
+            if differences:
+                failed = True
+                print(f"FAIL  synth formats: {row} vs pandas on the CSV pair\n" + "\n".join(differences))
+            else:
+                print(f"ok    synth formats: {row} vs pandas on the CSV pair")
+    return failed

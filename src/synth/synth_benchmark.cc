@@ -20,8 +20,8 @@ void BM_SimulateAndWriteStep(benchmark::State& state) {
   }
   const StepPlan plan = BuildDitStepPlan();
   TraceWriter writer(plan);
-  CsvOut gpu(sink, "gpu");
-  CsvOut exec(sink, "exec");
+  TextOut gpu(sink, "gpu");
+  TextOut exec(sink, "exec");
   Prng prng(7);
   StepRows rows;
   TimelineParams params;

@@ -141,7 +141,7 @@ TEST(TraceWriter, FormatsFixedPointAndPaddedFields) {
   fs::path path = dir / "out.csv";
   std::FILE* file = std::fopen(path.string().c_str(), "wb");
   ASSERT_NE(file, nullptr);
-  CsvOut out(file, path.string());
+  TextOut out(file, path.string());
   out.Fixed3(524);
   out.Char(' ');
   out.Fixed3(17'522'229);

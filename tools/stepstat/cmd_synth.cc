@@ -1,5 +1,5 @@
 // `stepstat synth`: writes the deterministic DiT-step example (or a larger trace for
-// benchmarks) as an nsys cuda_gpu_trace + cuda_kern_exec_trace CSV pair.
+// benchmarks) as an nsys CSV pair, an nsys SQLite export or a Kineto JSON trace.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
@@ -13,17 +13,26 @@ namespace stepstat::cli {
 void AddSynthCommand(CLI::App& app, Action& action) {
   auto options = std::make_shared<synth::SynthOptions>();
   auto out = std::make_shared<std::string>();
+  auto format = std::make_shared<std::string>("csv");
   CLI::App* command = app.add_subcommand(
       "synth",
-      "Write a deterministic diffusion-transformer step trace (nsys CSV pair).\n"
-      "With the defaults it is examples/gb10-dit-step: `stepstat summarize` on it prints the\n"
-      "reference GB10 step statistics exactly. More steps or streams make benchmark inputs.\n"
-      "Example: stepstat synth --out /tmp/big --steps 1000   (2.8M GPU rows, about 1.9 GB)");
+      "Write a deterministic diffusion-transformer step trace (nsys CSV pair, nsys SQLite\n"
+      "export or PyTorch profiler JSON). With the defaults it is examples/gb10-dit-step:\n"
+      "`stepstat summarize` on it prints the reference GB10 step statistics exactly. More steps\n"
+      "or streams make benchmark inputs; every format of one run gives the same summary.\n"
+      "Example: stepstat synth --out /tmp/big --steps 1000   (2.8M GPU rows, about 1.9 GB)\n"
+      "         stepstat synth --out /tmp/big --steps 200 --format kineto   (about 0.6 GB)");
   command
       ->add_option("--out", *out,
                    "Output base: writes BASE_cuda_gpu_trace.csv and "
-                   "BASE_cuda_kern_exec_trace.csv")
+                   "BASE_cuda_kern_exec_trace.csv (csv), BASE.sqlite or BASE.pt.trace.json")
       ->required();
+  command
+      ->add_option("--format", *format,
+                   "csv: nsys stats CSV pair; sqlite: as `nsys export --type sqlite`; "
+                   "kineto: a torch.profiler trace")
+      ->check(CLI::IsMember({"csv", "sqlite", "kineto"}))
+      ->capture_default_str();
   command->add_option("--steps", options->steps, "Denoising steps, back to back")
       ->capture_default_str();
   command
@@ -33,18 +42,21 @@ void AddSynthCommand(CLI::App& app, Action& action) {
   command->add_option("--seed", options->seed, "Random seed (the default gives the example)")
       ->capture_default_str();
   command->add_flag("--nvtx", options->nvtx,
-                    "Also write BASE_nvtx_pushpop_trace.csv: one 'denoise_step' range per step "
-                    "(for `stepstat steps BASE BASE_nvtx_pushpop_trace.csv --steps denoise`)");
-  command->callback([&action, options, out] {
-    action = [options, out] {
+                    "Also write step ranges: BASE_nvtx_pushpop_trace.csv with one 'denoise_step' "
+                    "range per step (csv; `stepstat steps BASE BASE_nvtx_pushpop_trace.csv "
+                    "--steps denoise`), NVTX_EVENTS (sqlite), ProfilerStep#N (kineto)");
+  command->callback([&action, options, out, format] {
+    action = [options, out, format] {
       options->out_base = *out;
+      options->format = synth::ParseSynthFormat(*format).value_or(synth::SynthFormat::kCsv);
       Result<synth::SynthResult> result = synth::WriteSynthTraces(*options);
       if (!result.ok()) {
         std::fprintf(stderr, "stepstat: %s\n", result.status().message().c_str());
         return 2;
       }
-      std::fprintf(stderr, "wrote %s and %s (%lld GPU rows, %lld launches, %.1f MB)\n",
-                   result->gpu_trace.string().c_str(), result->kern_exec_trace.string().c_str(),
+      std::string files = result->gpu_trace.string();
+      if (!result->kern_exec_trace.empty()) files += " and " + result->kern_exec_trace.string();
+      std::fprintf(stderr, "wrote %s (%lld GPU rows, %lld launches, %.1f MB)\n", files.c_str(),
                    static_cast<long long>(result->gpu_rows),
                    static_cast<long long>(result->kern_exec_rows),
                    static_cast<double>(result->bytes) / 1e6);
