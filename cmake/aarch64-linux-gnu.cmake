@@ -12,7 +12,10 @@ set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
 # Libraries, headers and CMake package configs come only from the arm64 side: multiarch puts
 # them under /, so / is a root too, and CMAKE_LIBRARY_ARCHITECTURE keeps the search in
 # lib/aarch64-linux-gnu (never lib/x86_64-linux-gnu). Programs (pkg-config, qemu) are the host's.
-set(CMAKE_FIND_ROOT_PATH /usr/aarch64-linux-gnu /)
+# STEPSTAT_AARCH64_EXTRA_ROOT: arm64 -dev files unpacked rather than installed (simdjson,
+# whose -dev package would replace the host's), searched first.
+set(CMAKE_FIND_ROOT_PATH ${STEPSTAT_AARCH64_EXTRA_ROOT} /usr/aarch64-linux-gnu /)
+list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES STEPSTAT_AARCH64_EXTRA_ROOT)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
