@@ -67,6 +67,8 @@ Result<int64_t> ReadGpuOps(ExportContext& context, TraceSink& sink,
 
 /// StringIds ids of kernel-launch API names → the API's normalized name, interned.
 Result<std::unordered_map<int64_t, NameId>> LaunchApiNameIds(ExportContext& context);
+/// The columns of CUPTI_ACTIVITY_KIND_RUNTIME; an error when it lacks start, end or nameId.
+Result<std::unordered_set<std::string>> RuntimeColumns(ExportContext& context);
 
 /// Reads kernel-launch API calls in start order, joined to `kernels` (sorted here), into
 /// `sink`; returns the number of rows read.

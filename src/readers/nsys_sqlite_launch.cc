@@ -29,8 +29,7 @@ Result<std::unordered_map<int64_t, NameId>> LaunchApiNameIds(ExportContext& cont
   return ids;
 }
 
-Result<int64_t> ReadLaunchCalls(ExportContext& context, std::vector<KernelRef>& kernels,
-                                bool kernels_have_pid, TraceSink& sink) {
+Result<std::unordered_set<std::string>> RuntimeColumns(ExportContext& context) {
   const std::string table = "CUPTI_ACTIVITY_KIND_RUNTIME";
   ASSIGN_OR_RETURN(auto columns, context.db().Columns(table));
   for (const char* required : {"start", "end", "nameId"}) {
@@ -39,6 +38,13 @@ Result<int64_t> ReadLaunchCalls(ExportContext& context, std::vector<KernelRef>& 
                      table + " has no '" + required + "' column; is this an nsys export?");
     }
   }
+  return columns;
+}
+
+Result<int64_t> ReadLaunchCalls(ExportContext& context, std::vector<KernelRef>& kernels,
+                                bool kernels_have_pid, TraceSink& sink) {
+  const std::string table = "CUPTI_ACTIVITY_KIND_RUNTIME";
+  ASSIGN_OR_RETURN(auto columns, RuntimeColumns(context));
   ASSIGN_OR_RETURN(auto launch_names, LaunchApiNameIds(context));
   if (launch_names.empty()) return int64_t{0};
 

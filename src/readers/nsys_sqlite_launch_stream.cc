@@ -203,13 +203,7 @@ struct Pending {
 
 Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid, TraceSink& sink) {
   const std::string table = "CUPTI_ACTIVITY_KIND_RUNTIME";
-  ASSIGN_OR_RETURN(auto columns, context.db().Columns(table));
-  for (const char* required : {"start", "end", "nameId"}) {
-    if (!columns.contains(required)) {
-      return ErrorAt(context.display_name(), 0,
-                     table + " has no '" + required + "' column; is this an nsys export?");
-    }
-  }
+  ASSIGN_OR_RETURN(auto columns, RuntimeColumns(context));
   ASSIGN_OR_RETURN(auto launch_names, LaunchApiNameIds(context));
   if (launch_names.empty() || !context.HasTable("CUPTI_ACTIVITY_KIND_KERNEL")) return int64_t{0};
   ASSIGN_OR_RETURN(auto kernel_columns, context.db().Columns("CUPTI_ACTIVITY_KIND_KERNEL"));
