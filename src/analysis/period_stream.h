@@ -37,7 +37,8 @@ struct DetectedSteps {
   size_t kernel_count = 0;
   size_t detected_on = 0;  ///< kernels held to detect the period: the prefix, or all of them
   std::vector<size_t> first_kernels;  ///< each step's first kernel index, from 0, increasing
-  std::vector<int64_t> starts_ns;     ///< that kernel's start, one per step
+  std::vector<int64_t> starts_ns;     ///< where each step opens: as fed to Add (its first
+                                      ///< kernel's start, or the upload before it)
   /// The trace contradicted the period found on the prefix: nothing was found, detect
   /// again with a prefix that holds every kernel.
   bool needs_whole_sequence = false;

@@ -8,15 +8,17 @@ namespace stepstat {
 
 namespace {
 
+enum class Transfer : int8_t { kNone, kDownload, kUpload };
+
 // A copy between host and device memory, from its name as nsys ("[CUDA memcpy
 // Host-to-Device]", "... HtoD") or Kineto ("Memcpy DtoH (Device -> Pageable)") spell it.
 // Unified-memory page migrations happen under kernels, not at a host sync.
-bool IsHostTransferName(std::string_view name) {
-  if (name.find("Unified") != std::string_view::npos) return false;
-  for (std::string_view marker : {"Host-to-Device", "Device-to-Host", "HtoD", "DtoH"}) {
-    if (name.find(marker) != std::string_view::npos) return true;
-  }
-  return false;
+Transfer HostTransferOf(std::string_view name) {
+  auto has = [name](std::string_view marker) { return name.find(marker) != name.npos; };
+  if (has("Unified")) return Transfer::kNone;
+  if (has("Host-to-Device") || has("HtoD")) return Transfer::kUpload;
+  if (has("Device-to-Host") || has("DtoH")) return Transfer::kDownload;
+  return Transfer::kNone;
 }
 
 // Turns GPU operations in start order into the detector's per-kernel inputs.
@@ -25,17 +27,26 @@ class KernelFeed {
   explicit KernelFeed(StreamingPeriodDetector& detector) : detector_(detector) {}
   void Kernel(int64_t start, int64_t end, NameId name) {
     if (!seen_kernel_) frontier_ = start, seen_kernel_ = true;
-    detector_.Add(name, start, std::max<int64_t>(0, start - frontier_), transfer_pending_);
+    // A step opens at the upload of its inputs when the host made it in the idle gap before
+    // the step's first kernel (the results read back before it belong to the step before).
+    int64_t opens = upload_start_ >= 0 ? std::min(upload_start_, start) : start;
+    detector_.Add(name, opens, std::max<int64_t>(0, start - frontier_), transfer_pending_);
     frontier_ = std::max(frontier_, end);
     transfer_pending_ = false;
+    upload_start_ = -1;
   }
-  void HostTransfer() { transfer_pending_ = true; }
+  void HostTransfer(int64_t start, Transfer transfer) {
+    transfer_pending_ = true;
+    bool in_idle_gap = !seen_kernel_ || start >= frontier_;
+    if (transfer == Transfer::kUpload && in_idle_gap && upload_start_ < 0) upload_start_ = start;
+  }
 
  private:
   StreamingPeriodDetector& detector_;
   int64_t frontier_ = 0;
   bool seen_kernel_ = false;
   bool transfer_pending_ = false;
+  int64_t upload_start_ = -1;  // the first upload since the last kernel, in the idle gap
 };
 
 // Kernels and host transfers as they are read: streamed into `feed` while kernels come in
@@ -47,15 +58,19 @@ class KernelSequenceSink : public TraceSink {
     int64_t start, end;
     NameId name;
     bool kernel;
+    Transfer transfer;
   };
   explicit KernelSequenceSink(KernelFeed* feed) : feed_(feed), buffer_(feed == nullptr) {}
 
   Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& pool) override {
     for (const GpuOp& op : ops) {
       if (op.kind == OpKind::kKernel) {
-        Take({op.start_ns, op.end_ns(), op.name, true});
-      } else if (op.kind == OpKind::kMemcpy && IsHostTransfer(op.name, pool)) {
-        Take({op.start_ns, op.end_ns(), op.name, false});
+        Take({op.start_ns, op.end_ns(), op.name, true, Transfer::kNone});
+      } else if (op.kind == OpKind::kMemcpy) {
+        Transfer transfer = HostTransfer(op.name, pool);
+        if (transfer != Transfer::kNone) {
+          Take({op.start_ns, op.end_ns(), op.name, false, transfer});
+        }
       }
     }
     return Status::Ok();
@@ -82,13 +97,13 @@ class KernelSequenceSink : public TraceSink {
       seen_kernel_ = true, last_start_ = op.start, last_end_ = op.end;
       feed_->Kernel(op.start, op.end, op.name);
     } else {
-      feed_->HostTransfer();
+      feed_->HostTransfer(op.start, op.transfer);
     }
   }
-  bool IsHostTransfer(NameId id, const StringPool& pool) {
-    if (id >= is_transfer_.size()) is_transfer_.resize(static_cast<size_t>(id) + 1, -1);
-    if (is_transfer_[id] < 0) is_transfer_[id] = IsHostTransferName(pool.Get(id)) ? 1 : 0;
-    return is_transfer_[id] == 1;
+  Transfer HostTransfer(NameId id, const StringPool& pool) {
+    if (id >= transfer_.size()) transfer_.resize(static_cast<size_t>(id) + 1, -1);
+    if (transfer_[id] < 0) transfer_[id] = static_cast<int8_t>(HostTransferOf(pool.Get(id)));
+    return static_cast<Transfer>(transfer_[id]);
   }
 
   KernelFeed* feed_;
@@ -96,7 +111,7 @@ class KernelSequenceSink : public TraceSink {
   bool unsorted_ = false;
   bool seen_kernel_ = false;
   int64_t last_start_ = 0, last_end_ = 0;
-  std::vector<int8_t> is_transfer_;  // by name id: -1 not looked at yet
+  std::vector<int8_t> transfer_;  // Transfer by name id; -1 not looked at yet
   std::vector<Op> buffered_;
 };
 
@@ -126,7 +141,7 @@ Result<DetectedSteps> ReadBuffered(const std::function<Status(TraceSink&)>& read
     if (op.kernel) {
       feed.Kernel(op.start, op.end, op.name);
     } else {
-      feed.HostTransfer();
+      feed.HostTransfer(op.start, op.transfer);
     }
   }
   ops = {};

@@ -138,12 +138,18 @@ void ExpectDetectedStepsAreTheSynthSteps(int64_t steps, int streams, uint64_t se
   std::sort(kernels.starts.begin(), kernels.starts.end());
 
   ASSERT_EQ(detected->steps.size(), truth->steps.size());
+  EXPECT_EQ(detected->outside.operation_count, 0);
   for (size_t i = 0; i < detected->steps.size(); ++i) {
     const StepRecord& step = detected->steps[i];
     EXPECT_EQ(step.flags & kStepPartial, 0u) << i;
     EXPECT_EQ(step.totals.kernel_count, kStepKernels) << i;
     EXPECT_EQ(step.totals.kernel_count, truth->steps[i].totals.kernel_count) << i;
     EXPECT_EQ(step.totals.kernel_time_ns, truth->steps[i].totals.kernel_time_ns) << i;
+    // Its copies too: the uploads before its first kernel open it, the read-backs after its
+    // last kernel close it.
+    EXPECT_EQ(step.totals.operation_count, truth->steps[i].totals.operation_count) << i;
+    EXPECT_EQ(step.totals.first_start_ns, truth->steps[i].totals.first_start_ns) << i;
+    EXPECT_EQ(step.totals.last_end_ns, truth->steps[i].totals.last_end_ns) << i;
     // The true first kernel: the first to start after the step's range opened.
     auto first = std::lower_bound(kernels.starts.begin(), kernels.starts.end(),
                                   truth->steps[i].cpu_start_ns);
