@@ -23,8 +23,19 @@
 
 namespace stepstat::fuzz {
 
-/// An error is one line, starts with "<display_name>:" and holds no control characters
-/// (it goes to a terminal as is).
+/// An error message is one line without control characters (it goes to a terminal as is).
+inline void CheckOneLineMessage(const Status& status) {
+  const std::string& message = status.message();
+  for (char c : message) {
+    auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) {
+      std::fprintf(stderr, "control byte 0x%02x in message: %s\n", byte, message.c_str());
+      std::abort();
+    }
+  }
+}
+
+/// An error about a file is one line and starts with "<display_name>:".
 inline void CheckErrorMessage(const Status& status, std::string_view display_name) {
   const std::string& message = status.message();
   if (message.substr(0, display_name.size()) != display_name ||
@@ -33,13 +44,7 @@ inline void CheckErrorMessage(const Status& status, std::string_view display_nam
                  static_cast<int>(display_name.size()), display_name.data(), message.c_str());
     std::abort();
   }
-  for (char c : message) {
-    auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte == 0x7f) {
-      std::fprintf(stderr, "control byte 0x%02x in message: %s\n", byte, message.c_str());
-      std::abort();
-    }
-  }
+  CheckOneLineMessage(status);
 }
 
 /// Checks what trace.h says readers guarantee, and keeps a digest of what it saw so two

@@ -41,7 +41,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   stepstat::Result<stepstat::Classifier> classifier =
       stepstat::Classifier::Create(policy.value(), options);
   if (!classifier.ok()) {
-    stepstat::fuzz::CheckErrorMessage(classifier.status(), kName);
+    // Only the starved memory budgets above get here (ParsePolicy compiles every pattern
+    // with the default budget the CLI's classifier uses); a Classifier has no file to name.
+    stepstat::fuzz::CheckOneLineMessage(classifier.status());
     return 0;
   }
   const int other = classifier->other_index();
