@@ -15,17 +15,28 @@ namespace {
 // How far one reader may run ahead of the other, in union components (16 bytes each).
 constexpr size_t kMaxPendingComponents = 1 << 16;
 
+// A launch call's step, with the plan's bookkeeping done on the call when `bookkeep`.
+LaunchStepFn StepOfLaunch(const Plan& plan, bool bookkeep) {
+  if (!bookkeep || !plan.on_launch) return plan.launch_step;
+  return [&plan](const LaunchCall& call) {
+    int32_t step = plan.launch_step(call);
+    plan.on_launch(call, step);
+    return step;
+  };
+}
+
+// The launch pass of its own that a plan with after_launches needs: bookkeeping only.
 class LaunchBookkeepingSink : public TraceSink {
  public:
-  explicit LaunchBookkeepingSink(const Plan& plan) : plan_(plan) {}
+  explicit LaunchBookkeepingSink(const Plan& plan) : step_of_(StepOfLaunch(plan, true)) {}
   Status OnGpuOps(std::span<const GpuOp>, const StringPool&) override { return Status::Ok(); }
   Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool&) override {
-    for (const LaunchCall& call : calls) plan_.on_launch(call, plan_.launch_step(call));
+    for (const LaunchCall& call : calls) step_of_(call);
     return Status::Ok();
   }
 
  private:
-  const Plan& plan_;
+  LaunchStepFn step_of_;
 };
 
 StepAccumulators MakeAccumulators(const Policy& policy, const Classifier& classifier,
@@ -55,12 +66,9 @@ Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(const StepsIn
   bool launches_unsorted = false;
   Status launch_read;
   std::thread launch_thread([&] {
-    auto step_of = [&plan](const LaunchCall& call) {
-      int32_t step = plan.launch_step(call);
-      if (plan.on_launch && !plan.after_launches) plan.on_launch(call, step);
-      return step;
-    };
-    StepMeterLaunchSink sink(meter, step_of, calls, launches.display_name);
+    // The bookkeeping was done by the pass above when the plan needed one.
+    StepMeterLaunchSink sink(meter, StepOfLaunch(plan, !plan.after_launches), calls,
+                             launches.display_name);
     launch_read = ReadLaunchSide(launches, sink).status();
     launches_unsorted = sink.unsorted();
     if (!launch_read.ok()) meter.Abort();
@@ -94,11 +102,7 @@ Result<std::vector<StepTotals>> AccumulateHolding(const StepsInputs& inputs, con
   for (bool buffered : {false, true}) {
     StepAccumulators steps = MakeAccumulators(policy, classifier, options, plan, buffered);
     if (plan.launch_step) {
-      StepLaunchSink launch_sink(steps, [&plan](const LaunchCall& call) {
-        int32_t step = plan.launch_step(call);
-        if (plan.on_launch) plan.on_launch(call, step);
-        return step;
-      });
+      StepLaunchSink launch_sink(steps, StepOfLaunch(plan, true));
       const TraceInput& source = *LaunchSource(inputs);
       RETURN_IF_ERROR(ReadLaunchSide(source, launch_sink).status());
     }

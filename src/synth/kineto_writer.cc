@@ -209,6 +209,21 @@ class KinetoWriter final : public FormatWriter {
     out.Text(phase == 'f' ? ", \"bp\": \"e\"\n  }" : "\n  }");
   }
 
+  // The args a GPU event opens with, as PyTorch writes them (kernels also say "queued").
+  void GpuEventArgs(int64_t correlation_id, int64_t stream, bool queued) {
+    TextOut& out = *out_;
+    out.Text("\n    \"args\": {\n      \"External id\": ");
+    out.Int(correlation_id);
+    out.Text(queued ? ",\n      \"queued\": 0, \"device\": " : ",\n      \"device\": ");
+    out.Int(kDeviceId);
+    out.Text(", \"context\": ");
+    out.Int(kContextId);
+    out.Text(",\n      \"stream\": ");
+    out.Int(stream);
+    out.Text(", \"correlation\": ");
+    out.Int(correlation_id);
+  }
+
   void AppendKernel(const KernelRow& row) {
     TextOut& out = *out_;
     const Kind kind = plan_.kernels[row.plan_index].kind;
@@ -217,16 +232,7 @@ class KinetoWriter final : public FormatWriter {
     streams_.insert(stream);
     BeginEvent("kernel", names_[static_cast<size_t>(kind)], kDeviceId, stream, row.start,
                row.duration);
-    out.Text("\n    \"args\": {\n      \"External id\": ");
-    out.Int(row.correlation_id);
-    out.Text(",\n      \"queued\": 0, \"device\": ");
-    out.Int(kDeviceId);
-    out.Text(", \"context\": ");
-    out.Int(kContextId);
-    out.Text(",\n      \"stream\": ");
-    out.Int(stream);
-    out.Text(", \"correlation\": ");
-    out.Int(row.correlation_id);
+    GpuEventArgs(row.correlation_id, stream, /*queued=*/true);
     out.Text(",\n      \"registers per thread\": ");
     out.Int(info.registers_per_thread);
     out.Text(",\n      \"shared memory\": ");
@@ -247,16 +253,7 @@ class KinetoWriter final : public FormatWriter {
     BeginEvent(memop.kind == MemopKind::kMemset ? "gpu_memset" : "gpu_memcpy",
                memop_names_[static_cast<size_t>(memop.kind)], kDeviceId, stream, row.start,
                row.duration);
-    out.Text("\n    \"args\": {\n      \"External id\": ");
-    out.Int(row.correlation_id);
-    out.Text(",\n      \"device\": ");
-    out.Int(kDeviceId);
-    out.Text(", \"context\": ");
-    out.Int(kContextId);
-    out.Text(",\n      \"stream\": ");
-    out.Int(stream);
-    out.Text(", \"correlation\": ");
-    out.Int(row.correlation_id);
+    GpuEventArgs(row.correlation_id, stream, /*queued=*/false);
     out.Text(",\n      \"bytes\": ");
     out.Int(memop.bytes);
     out.Text(", \"memory bandwidth (GB/s)\": ");
