@@ -60,6 +60,10 @@ struct StepsOptions {
   double warmup_tolerance = 0.2;
   double slow_factor = 2.0;               ///< a step this many times the steady median is slow
   double dominant_kernel_fraction = 0.5;  ///< one kernel taking more of the span is flagged
+  /// How far the GPU reader may run ahead of the launch reader or back, in union components
+  /// (16 bytes each): memory against lock traffic. Tests make it tiny to force the readers'
+  /// tightest interleavings.
+  size_t max_pending_components = size_t{1} << 16;
 };
 
 enum StepFlag : uint32_t {

@@ -1,6 +1,8 @@
 #include "analysis/step_overlap_meter.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 
 namespace stepstat {
@@ -11,7 +13,19 @@ int64_t Intersection(const Interval& a, const Interval& b) {
   return std::max<int64_t>(0, std::min(a.end, b.end) - std::max(a.start, b.start));
 }
 
+[[noreturn]] void InternalError(const char* what) {
+  std::fprintf(stderr, "stepstat: internal error: %s\n", what);
+  std::abort();
+}
+
 }  // namespace
+
+StepOverlapMeter::Producer StepOverlapMeter::TakeProducer(Side side) {
+  std::lock_guard lock(mutex_);
+  if (taken_[side]) InternalError("a StepOverlapMeter side was handed out twice");
+  taken_[side] = true;
+  return Producer(*this, side);
+}
 
 StepOverlapMeter::StepOverlapMeter(size_t steps, size_t max_pending)
     : steps_(steps), max_pending_(max_pending) {
@@ -21,12 +35,20 @@ StepOverlapMeter::StepOverlapMeter(size_t steps, size_t max_pending)
 bool StepOverlapMeter::Add(Side side, std::span<const Tagged> intervals) {
   const int other = 1 - side;
   std::unique_lock lock(mutex_);
-  waiting_[side] = true;
-  progressed_.notify_all();  // the other side may be waiting only because this one was not
-  progressed_.wait(lock, [&] {
+  const std::thread::id self = std::this_thread::get_id();
+  if (feeder_[side] == std::thread::id()) feeder_[side] = self;
+  if (feeder_[other] == self) {
+    InternalError("one thread feeds both sides of a StepOverlapMeter (it could wait for itself)");
+  }
+  auto may_add = [&] {
     return aborted_ || pending_[side] < max_pending_ || closed_[other] || waiting_[other];
-  });
-  waiting_[side] = false;
+  };
+  if (!may_add()) {
+    waiting_[side] = true;
+    progressed_.notify_all();  // the other side may be waiting only because this one was not
+    progressed_.wait(lock, may_add);
+    waiting_[side] = false;
+  }
   if (aborted_) return true;
   bool in_order = true;
   for (const Tagged& t : intervals) {
@@ -60,6 +82,7 @@ void StepOverlapMeter::Close(Side side) {
   closed_[side] = true;
   frontier_[side] = std::numeric_limits<int64_t>::max();
   SweepLocked(side);
+  progressed_.notify_all();
 }
 
 void StepOverlapMeter::Abort() {

@@ -4,6 +4,15 @@
 // rows by start and launch rows by API start). It keeps each step's open union component
 // per side and only the components one side is ahead of the other in time, so memory is
 // bounded by the lag between the two readers and the steps in flight, not by the trace.
+//
+// Each side is fed through the one MeterProducer the meter hands out for it. Why the two
+// producers cannot wait for each other: a producer waits only while its side holds too many
+// components AND the other producer is neither closed nor waiting itself; a producer that
+// starts to wait first wakes the other, which then stops waiting. So at most one producer
+// waits at a time, for the other's next Add, Close or an Abort, none of which blocks on it.
+// (Both sides may then exceed the bound for a moment; memory is still bounded by the
+// batches in flight.) A thread that fed both sides of the meter could wait for itself; that
+// stops the process instead.
 #pragma once
 
 #include <condition_variable>
@@ -11,9 +20,11 @@
 #include <mutex>
 #include <optional>
 #include <span>
+#include <thread>
 #include <vector>
 
 #include "core/intervals.h"
+#include "core/meter_producer.h"
 
 namespace stepstat {
 
@@ -24,19 +35,27 @@ class StepOverlapMeter {
     size_t step;  ///< < the meter's step count
     Interval interval;
   };
+  using Item = Tagged;
+  using Producer = MeterProducer<StepOverlapMeter>;
 
   /// `max_pending` bounds how many closed components one side may hold ahead of the other.
   StepOverlapMeter(size_t steps, size_t max_pending);
+  StepOverlapMeter(const StepOverlapMeter&) = delete;
+  StepOverlapMeter& operator=(const StepOverlapMeter&) = delete;
 
-  /// Adds the next intervals of one side. Returns false, adding none of the batch from the
-  /// first one out of order on, when an interval starts before an earlier one of its side:
-  /// the input is not sorted and the caller must measure another way. Blocks while this side
-  /// is too far ahead, unless the meter was aborted.
-  bool Add(Side side, std::span<const Tagged> intervals);
-  /// No more intervals on this side.
-  void Close(Side side);
+  /// The one producer of `side` (asking twice is a programming error: abort). Its Add
+  /// returns false, adding none of the batch from the first one out of order on, when an
+  /// interval starts before an earlier one of its side: the input is not sorted and the
+  /// caller must measure another way. Add blocks while this side is too far ahead, unless
+  /// the meter was aborted. The meter must outlive its producers.
+  Producer TakeProducer(Side side);
   /// Unblocks everything for good: a producer failed and the result will not be used.
   void Abort();
+  /// Whether the producer of `side` is waiting (for tests that force a thread order).
+  bool waiting(Side side) const {
+    std::lock_guard lock(mutex_);
+    return waiting_[side];
+  }
 
   bool aborted() const {
     std::lock_guard lock(mutex_);
@@ -50,6 +69,10 @@ class StepOverlapMeter {
   size_t peak_pending() const;
 
  private:
+  friend Producer;
+  bool Add(Side side, std::span<const Tagged> intervals);
+  void Close(Side side);
+
   struct Step {
     std::optional<Interval> open[2];
     std::vector<Interval> pending[2];  // closed components not yet measured, from head[side]
@@ -70,6 +93,8 @@ class StepOverlapMeter {
   std::vector<Step> steps_;
   std::vector<size_t> active_;  // steps with an open or pending component
   int64_t frontier_[2];         // the latest start fed per side; every later one is >= it
+  bool taken_[2] = {false, false};
+  std::thread::id feeder_[2];
   bool closed_[2] = {false, false};
   bool waiting_[2] = {false, false};
   size_t pending_[2] = {0, 0};

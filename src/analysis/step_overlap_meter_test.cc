@@ -3,8 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <random>
+#include <semaphore>
 #include <thread>
+
+#include "deadline.h"
 
 namespace stepstat {
 namespace {
@@ -39,13 +43,27 @@ std::vector<Interval> OfStep(const std::vector<Tagged>& side, size_t step) {
   return out;
 }
 
-void Feed(StepOverlapMeter& meter, StepOverlapMeter::Side side, const std::vector<Tagged>& all,
-          size_t batch) {
-  for (size_t i = 0; i < all.size(); i += batch) {
-    size_t n = std::min(batch, all.size() - i);
-    EXPECT_TRUE(meter.Add(side, std::span(all.data() + i, n)));
+// Batches of `batch` (0: single intervals, each followed by an empty batch), then Close.
+void Feed(StepOverlapMeter::Producer producer, const std::vector<Tagged>& all, size_t batch) {
+  size_t step = std::max<size_t>(batch, 1);
+  for (size_t i = 0; i < all.size(); i += step) {
+    size_t n = std::min(step, all.size() - i);
+    EXPECT_TRUE(producer.Add(std::span(all.data() + i, n)));
+    if (batch == 0) {
+      EXPECT_TRUE(producer.Add(std::span<const Tagged>()));
+    }
   }
-  meter.Close(side);
+  producer.Close();
+}
+
+void ExpectBruteForce(const StepOverlapMeter& meter, size_t steps,
+                      const std::vector<Tagged>& kernels, const std::vector<Tagged>& launches) {
+  for (size_t s = 0; s < steps; ++s) {
+    std::vector<Interval> k = UnionOf(OfStep(kernels, s)), l = UnionOf(OfStep(launches, s));
+    EXPECT_EQ(meter.overlap(s), IntersectionLength(k, l)) << "step " << s;
+    EXPECT_EQ(meter.union_length(StepOverlapMeter::kKernels, s), TotalLength(k));
+    EXPECT_EQ(meter.union_length(StepOverlapMeter::kLaunches, s), TotalLength(l));
+  }
 }
 
 TEST(StepOverlapMeter, EqualsPerStepBruteForceFromTwoThreads) {
@@ -56,16 +74,45 @@ TEST(StepOverlapMeter, EqualsPerStepBruteForceFromTwoThreads) {
     std::vector<Tagged> kernels = Side(random, steps, 300);
     std::vector<Tagged> launches = Side(random, steps, 0);
     StepOverlapMeter meter(steps, /*max_pending=*/1 + random() % 8);
-    size_t kernel_batch = 1 + random() % 5, launch_batch = 1 + random() % 5;
-    std::thread launch_thread(
-        [&] { Feed(meter, StepOverlapMeter::kLaunches, launches, launch_batch); });
-    Feed(meter, StepOverlapMeter::kKernels, kernels, kernel_batch);
-    launch_thread.join();
-    for (size_t s = 0; s < steps; ++s) {
-      std::vector<Interval> k = UnionOf(OfStep(kernels, s)), l = UnionOf(OfStep(launches, s));
-      EXPECT_EQ(meter.overlap(s), IntersectionLength(k, l)) << "step " << s;
-      EXPECT_EQ(meter.union_length(StepOverlapMeter::kKernels, s), TotalLength(k));
-      EXPECT_EQ(meter.union_length(StepOverlapMeter::kLaunches, s), TotalLength(l));
+    size_t kernel_batch = random() % 5, launch_batch = random() % 5;
+    MustFinishWithin(std::chrono::seconds(10), "two producers", [&] {
+      std::thread launch_thread(
+          [&] { Feed(meter.TakeProducer(StepOverlapMeter::kLaunches), launches, launch_batch); });
+      Feed(meter.TakeProducer(StepOverlapMeter::kKernels), kernels, kernel_batch);
+      launch_thread.join();
+    });
+    ExpectBruteForce(meter, steps, kernels, launches);
+  }
+}
+
+// Issue 11: one side delivers everything (until it waits) before the other starts, in both
+// orders, with every batch shape.
+TEST(StepOverlapMeter, OneSideFirstUntilItWaitsThenTheOther) {
+  for (uint64_t seed = 1; seed <= 30; ++seed) {
+    std::mt19937_64 random(seed);
+    const size_t steps = 1 + random() % 20;
+    std::vector<Tagged> kernels = Side(random, steps, 300);
+    std::vector<Tagged> launches = Side(random, steps, 0);
+    for (auto first : {StepOverlapMeter::kKernels, StepOverlapMeter::kLaunches}) {
+      StepOverlapMeter meter(steps, /*max_pending=*/1 + random() % 3);
+      auto other = first == StepOverlapMeter::kKernels ? StepOverlapMeter::kLaunches
+                                                       : StepOverlapMeter::kKernels;
+      auto data = [&](StepOverlapMeter::Side side) -> const std::vector<Tagged>& {
+        return side == StepOverlapMeter::kKernels ? kernels : launches;
+      };
+      size_t batch = seed % 4 == 0 ? 0 : seed % 4 == 1 ? 1 : 1000;
+      std::atomic<bool> first_done = false;
+      MustFinishWithin(std::chrono::seconds(10), "one side first", [&] {
+        std::thread t1([&] {
+          Feed(meter.TakeProducer(first), data(first), batch);
+          first_done = true;
+        });
+        ASSERT_TRUE(EventuallyTrue([&] { return first_done || meter.waiting(first); }));
+        std::thread t2([&] { Feed(meter.TakeProducer(other), data(other), batch); });
+        t1.join();
+        t2.join();
+      });
+      ExpectBruteForce(meter, steps, kernels, launches);
     }
   }
 }
@@ -80,12 +127,25 @@ TEST(StepOverlapMeter, HoldsOnlyWhatOneSideIsAhead) {
     kernels.push_back({s, {t + 20, t + 60}});
   }
   StepOverlapMeter meter(steps, 64);
-  for (size_t s = 0; s < steps; ++s) {
-    ASSERT_TRUE(meter.Add(StepOverlapMeter::kLaunches, std::span(&launches[s], 1)));
-    ASSERT_TRUE(meter.Add(StepOverlapMeter::kKernels, std::span(&kernels[s], 1)));
-  }
-  meter.Close(StepOverlapMeter::kLaunches);
-  meter.Close(StepOverlapMeter::kKernels);
+  // Two threads in strict alternation: launch s, kernel s, launch s + 1, ...
+  std::binary_semaphore launch_turn(1), kernel_turn(0);
+  MustFinishWithin(std::chrono::seconds(10), "lockstep", [&] {
+    std::thread launch_thread([&] {
+      StepOverlapMeter::Producer producer = meter.TakeProducer(StepOverlapMeter::kLaunches);
+      for (size_t s = 0; s < steps; ++s) {
+        launch_turn.acquire();
+        EXPECT_TRUE(producer.Add(launches[s]));
+        kernel_turn.release();
+      }
+    });
+    StepOverlapMeter::Producer producer = meter.TakeProducer(StepOverlapMeter::kKernels);
+    for (size_t s = 0; s < steps; ++s) {
+      kernel_turn.acquire();
+      EXPECT_TRUE(producer.Add(kernels[s]));
+      launch_turn.release();
+    }
+    launch_thread.join();
+  });
   EXPECT_LE(meter.peak_pending(), 4u);
   EXPECT_EQ(meter.overlap(0), 10);
   EXPECT_EQ(meter.overlap(steps - 1), 10);
@@ -94,9 +154,11 @@ TEST(StepOverlapMeter, HoldsOnlyWhatOneSideIsAhead) {
 TEST(StepOverlapMeter, RefusesASideOutOfOrder) {
   StepOverlapMeter meter(2, 16);
   std::vector<Tagged> batch = {{0, {100, 200}}, {1, {50, 60}}};
-  EXPECT_FALSE(meter.Add(StepOverlapMeter::kKernels, batch));
+  EXPECT_FALSE(meter.TakeProducer(StepOverlapMeter::kKernels).Add(batch));
   // The other side is unaffected.
-  EXPECT_TRUE(meter.Add(StepOverlapMeter::kLaunches, std::span(batch.data(), 1)));
+  std::thread([&] {
+    EXPECT_TRUE(meter.TakeProducer(StepOverlapMeter::kLaunches).Add(batch[0]));
+  }).join();
 }
 
 }  // namespace

@@ -1,6 +1,9 @@
-// StepStatsSink: the streaming accumulator behind the step summary. It keeps counters, per
-// component sums and the kernel and launch unions; memory grows with distinct names, not
-// rows, as long as the input arrives sorted by start (as nsys writes it).
+// The streaming accumulators behind the step summary, one per side of a trace: the GPU side
+// (counters, per-component sums, gaps, the kernel union) and the launch side (the launch
+// union). Each feeds only its own side of the launch/kernel OverlapMeter, through the one
+// producer it owns, so the thread that reads a side writes that side alone. Memory grows
+// with distinct names, not rows, as long as the input arrives sorted by start (as nsys
+// writes it).
 #pragma once
 
 #include <cstdint>
@@ -34,52 +37,85 @@ struct LaunchTotals {
   int64_t union_ns = 0;
 };
 
-class StepStatsSink : public TraceSink {
+/// Hands union components to one side of the meter in batches: one lock per batch.
+class ComponentBatcher {
+ public:
+  explicit ComponentBatcher(OverlapMeter::Producer producer) : producer_(std::move(producer)) {}
+  /// False when the meter found the components out of order (a bug upstream).
+  bool Add(const Interval& component) {
+    batch_.push_back(component);
+    return batch_.size() < kBatch || Flush();
+  }
+  bool Flush();
+  /// Flushes and closes the side (also done by the destructor, on any path).
+  bool Close();
+  bool cancelled() const { return producer_.cancelled(); }
+
+ private:
+  static constexpr size_t kBatch = 1024;
+  OverlapMeter::Producer producer_;
+  std::vector<Interval> batch_;
+};
+
+/// The GPU side: launch calls are ignored.
+class GpuTotalsSink : public TraceSink {
  public:
   /// With `assume_sorted`, out-of-order input stops the pass (unsorted() turns true) so the
   /// caller can run again without it; otherwise intervals are buffered and sorted at Finish.
-  /// Kernel union components go to `meter` side A, launch union components to side B.
-  /// `source_name` names the file in messages.
-  StepStatsSink(std::string source_name, const Classifier& classifier, OverlapMeter& meter,
-                bool assume_sorted);
+  /// Kernel union components go to `kernels`. `source_name` names the file in messages.
+  GpuTotalsSink(std::string source_name, const Classifier& classifier,
+                OverlapMeter::Producer kernels, bool assume_sorted);
 
   Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override;
-  Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override;
+  Status OnLaunchCalls(std::span<const LaunchCall>, const StringPool&) override {
+    return Status::Ok();
+  }
 
-  /// Ends the stream: closes the open union components (feeding the meter). Call once,
-  /// after the reader succeeded; the meter's sides are closed by the caller.
-  void Finish();
+  /// Ends the stream: closes the open union component and the meter side. Call once, after
+  /// the reader succeeded (the side is closed by the destructor otherwise).
+  Status Finish();
 
   bool unsorted() const { return unsorted_; }
-  const GpuTotals& gpu() const { return gpu_; }
-  const LaunchTotals& launch() const { return launch_; }
+  const GpuTotals& totals() const { return totals_; }
 
  private:
   int ComponentOf(NameId name, const StringPool& names);
-  void AddKernelComponent(const Interval& component);
-  void AddLaunchComponent(const Interval& component);
-  // Components reach the meter in batches: one lock per batch, not per component.
-  void QueueForMeter(OverlapMeter::Side side, const Interval& component);
-  void FlushMeterQueue(OverlapMeter::Side side);
-  static constexpr size_t kMeterBatch = 1024;
-  std::vector<Interval> meter_queue_[2];
+  Status AddKernelComponent(const Interval& component);
 
   std::string source_name_;
   const Classifier& classifier_;
-  OverlapMeter& meter_;
+  ComponentBatcher meter_;
   bool assume_sorted_;
   bool unsorted_ = false;
-
-  GpuTotals gpu_;
-  LaunchTotals launch_;
+  GpuTotals totals_;
   std::vector<int32_t> component_by_name_;  ///< -1: not classified yet
-
   SortedUnion kernel_union_;
-  SortedUnion launch_union_;
   GapMeter gaps_;
-  // Only without assume_sorted: every interval, sorted at Finish.
-  std::vector<Interval> kernel_intervals_;
-  std::vector<Interval> launch_intervals_;
+  std::vector<Interval> kernel_intervals_;  ///< only without assume_sorted, sorted at Finish
+};
+
+/// The launch side: GPU operations are ignored.
+class LaunchTotalsSink : public TraceSink {
+ public:
+  /// As GpuTotalsSink; launch union components go to `launches`.
+  LaunchTotalsSink(OverlapMeter::Producer launches, bool assume_sorted);
+
+  Status OnGpuOps(std::span<const GpuOp>, const StringPool&) override { return Status::Ok(); }
+  Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override;
+  Status Finish();
+
+  bool unsorted() const { return unsorted_; }
+  const LaunchTotals& totals() const { return totals_; }
+
+ private:
+  Status AddLaunchComponent(const Interval& component);
+
+  ComponentBatcher meter_;
+  bool assume_sorted_;
+  bool unsorted_ = false;
+  LaunchTotals totals_;
+  SortedUnion launch_union_;
+  std::vector<Interval> launch_intervals_;  ///< only without assume_sorted
 };
 
 }  // namespace stepstat

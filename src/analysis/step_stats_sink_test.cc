@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <random>
+#include <thread>
 
 #include "analysis/step_stats_values.h"
+#include "deadline.h"
 
 namespace stepstat {
 namespace {
@@ -22,7 +25,7 @@ struct Harness {
   Policy policy = TwoComponentPolicy();
   Classifier classifier = std::move(Classifier::Create(policy).value());
   StringPool names;
-  OverlapMeter meter;
+  OverlapMeter meter;  // unbounded: one thread feeds both sides
 
   GpuOp Kernel(int64_t start, int64_t duration, std::string_view name, int64_t stream = 7) {
     GpuOp op;
@@ -39,9 +42,10 @@ struct Harness {
   }
 };
 
-TEST(StepStatsSink, CountsSumsAndGapsOfConcurrentStreams) {
+TEST(GpuTotalsSink, CountsSumsAndGapsOfConcurrentStreams) {
   Harness h;
-  StepStatsSink sink("t.csv", h.classifier, h.meter, /*assume_sorted=*/true);
+  GpuTotalsSink sink("t.csv", h.classifier, h.meter.TakeProducer(OverlapMeter::kA),
+                     /*assume_sorted=*/true);
   std::vector<GpuOp> ops = {
       h.Memcpy(0, 50),                      // before the first kernel: widens the span only
       h.Kernel(100, 100, "sgemm_128"),      // stream 7: [100,200)
@@ -51,11 +55,9 @@ TEST(StepStatsSink, CountsSumsAndGapsOfConcurrentStreams) {
       h.Kernel(310, 5, "gemm_small"),       // gap of 10
   };
   ASSERT_TRUE(sink.OnGpuOps(ops, h.names).ok());
-  sink.Finish();
-  h.meter.Close(OverlapMeter::kA);
-  h.meter.Close(OverlapMeter::kB);
+  ASSERT_TRUE(sink.Finish().ok());
 
-  const GpuTotals& g = sink.gpu();
+  const GpuTotals& g = sink.totals();
   EXPECT_EQ(g.operation_count, 6);
   EXPECT_EQ(g.kernel_count, 5);
   EXPECT_EQ(g.kernel_time_ns, 215);
@@ -78,25 +80,25 @@ TEST(StepStatsSink, CountsSumsAndGapsOfConcurrentStreams) {
   EXPECT_FALSE(s.cpu_gpu_overlap.has_value());
 }
 
-TEST(StepStatsSink, LaunchUnionAndOverlapWithKernels) {
+TEST(GpuTotalsSink, LaunchUnionAndOverlapWithKernels) {
   Harness h;
-  StepStatsSink sink("t", h.classifier, h.meter, true);
+  GpuTotalsSink gpu("t", h.classifier, h.meter.TakeProducer(OverlapMeter::kA), true);
+  LaunchTotalsSink launch(h.meter.TakeProducer(OverlapMeter::kB), true);
   std::vector<GpuOp> ops = {h.Kernel(100, 100, "k"), h.Kernel(300, 100, "k")};
   std::vector<LaunchCall> calls(3);
   calls[0].api_start_ns = 50, calls[0].api_duration_ns = 100;   // [50,150): 50 overlap
   calls[1].api_start_ns = 140, calls[1].api_duration_ns = 20;   // joins: [50,160)
   calls[2].api_start_ns = 250, calls[2].api_duration_ns = 100;  // [250,350): 50 overlap
-  ASSERT_TRUE(sink.OnGpuOps(ops, h.names).ok());
-  ASSERT_TRUE(sink.OnLaunchCalls(calls, h.names).ok());
-  sink.Finish();
-  h.meter.Close(OverlapMeter::kA);
-  h.meter.Close(OverlapMeter::kB);
-  EXPECT_EQ(sink.launch().call_count, 3);
-  EXPECT_EQ(sink.launch().union_ns, 110 + 100);
+  ASSERT_TRUE(gpu.OnGpuOps(ops, h.names).ok());
+  ASSERT_TRUE(launch.OnLaunchCalls(calls, h.names).ok());
+  ASSERT_TRUE(gpu.Finish().ok());
+  ASSERT_TRUE(launch.Finish().ok());
+  EXPECT_EQ(launch.totals().call_count, 3);
+  EXPECT_EQ(launch.totals().union_ns, 110 + 100);
   EXPECT_EQ(h.meter.overlap(), 60 + 50);
 }
 
-TEST(StepStatsSink, OutOfOrderStopsASortedPassAndBufferedPassAgrees) {
+TEST(GpuTotalsSink, OutOfOrderStopsASortedPassAndBufferedPassAgrees) {
   Harness h;
   std::vector<GpuOp> ops;
   std::mt19937_64 random(7);
@@ -107,34 +109,97 @@ TEST(StepStatsSink, OutOfOrderStopsASortedPassAndBufferedPassAgrees) {
   std::vector<GpuOp> sorted = ops;
   std::sort(sorted.begin(), sorted.end(), [](auto& a, auto& b) { return a.start_ns < b.start_ns; });
 
-  StepStatsSink streaming("t", h.classifier, h.meter, true);
+  GpuTotalsSink streaming("t", h.classifier, h.meter.TakeProducer(OverlapMeter::kA), true);
   EXPECT_FALSE(streaming.OnGpuOps(ops, h.names).ok());
   EXPECT_TRUE(streaming.unsorted());
 
   OverlapMeter m1, m2;
-  StepStatsSink reference("t", h.classifier, m1, true);
+  GpuTotalsSink reference("t", h.classifier, m1.TakeProducer(OverlapMeter::kA), true);
   ASSERT_TRUE(reference.OnGpuOps(sorted, h.names).ok());
-  reference.Finish();
-  StepStatsSink buffered("t", h.classifier, m2, false);
+  ASSERT_TRUE(reference.Finish().ok());
+  GpuTotalsSink buffered("t", h.classifier, m2.TakeProducer(OverlapMeter::kA), false);
   ASSERT_TRUE(buffered.OnGpuOps(ops, h.names).ok());
-  buffered.Finish();
+  ASSERT_TRUE(buffered.Finish().ok());
   EXPECT_FALSE(buffered.unsorted());
-  EXPECT_EQ(buffered.gpu().gap_count, reference.gpu().gap_count);
-  EXPECT_EQ(buffered.gpu().gap_total_ns, reference.gpu().gap_total_ns);
-  EXPECT_EQ(buffered.gpu().gap_max_ns, reference.gpu().gap_max_ns);
-  EXPECT_EQ(buffered.gpu().kernel_time_ns, reference.gpu().kernel_time_ns);
-  EXPECT_GT(reference.gpu().gap_count, 0);
+  EXPECT_EQ(buffered.totals().gap_count, reference.totals().gap_count);
+  EXPECT_EQ(buffered.totals().gap_total_ns, reference.totals().gap_total_ns);
+  EXPECT_EQ(buffered.totals().gap_max_ns, reference.totals().gap_max_ns);
+  EXPECT_EQ(buffered.totals().kernel_time_ns, reference.totals().kernel_time_ns);
+  EXPECT_GT(reference.totals().gap_count, 0);
 }
 
-TEST(StepStatsSink, SummedKernelTimeOverflowIsAnError) {
+TEST(GpuTotalsSink, SummedKernelTimeOverflowIsAnError) {
   Harness h;
-  StepStatsSink sink("big.csv", h.classifier, h.meter, true);
+  GpuTotalsSink sink("big.csv", h.classifier, h.meter.TakeProducer(OverlapMeter::kA), true);
   std::vector<GpuOp> ops = {h.Kernel(0, INT64_MAX - 10, "a", 1),
                             h.Kernel(0, INT64_MAX - 10, "b", 2)};
   ops[1].line = 3;
   Status s = sink.OnGpuOps(ops, h.names);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.message(), "big.csv:3: summed kernel time overflows 64-bit nanoseconds");
+}
+
+// Issue 11: the two summary sinks on two threads with a tiny meter bound, each order forced
+// (the first side runs until it waits or is done, only then the other starts), with empty,
+// one-element and whole-trace batches. The launch side once flushed an empty batch into the
+// full kernel side from its own Finish and waited there forever.
+TEST(SummarySinkPair, NoReaderOrderOrBatchShapeHangs) {
+  Harness h;
+  std::vector<GpuOp> ops;
+  for (int i = 0; i < 3000; ++i) ops.push_back(h.Kernel(i * 100, 60, i % 2 ? "gemm" : "attn"));
+  std::vector<LaunchCall> calls(400);  // overlapping calls: one long launch component
+  for (size_t i = 0; i < calls.size(); ++i) {
+    calls[i].api_start_ns = 50 + static_cast<int64_t>(i) * 500;
+    calls[i].api_duration_ns = 700;
+  }
+  std::vector<Interval> kernel_union, launch_union;
+  for (const GpuOp& op : ops) kernel_union.push_back({op.start_ns, op.end_ns()});
+  for (const LaunchCall& c : calls) launch_union.push_back({c.api_start_ns, c.api_end_ns()});
+  const int64_t expected = IntersectionLength(UnionOf(kernel_union), UnionOf(launch_union));
+
+  for (bool gpu_first : {true, false}) {
+    for (size_t batch : {size_t{0}, size_t{1}, size_t{7}, size_t{5000}}) {
+      for (size_t max_pending : {1, 4}) {
+        OverlapMeter meter(max_pending);
+        GpuTotalsSink gpu("g", h.classifier, meter.TakeProducer(OverlapMeter::kA), true);
+        LaunchTotalsSink launch(meter.TakeProducer(OverlapMeter::kB), true);
+        // batch 0: every real batch is followed by an empty one.
+        auto feed = [&](auto& sink, const auto& rows, auto deliver) {
+          size_t step = std::max<size_t>(batch, 1);
+          for (size_t i = 0; i < rows.size(); i += step) {
+            auto part = std::span(rows).subspan(i, std::min(step, rows.size() - i));
+            ASSERT_TRUE(deliver(sink, part).ok());
+            if (batch == 0) {
+              ASSERT_TRUE(deliver(sink, part.first(0)).ok());
+            }
+          }
+          ASSERT_TRUE(sink.Finish().ok());
+        };
+        std::atomic<bool> gpu_done = false, launch_done = false;
+        auto run_gpu = [&] {
+          feed(gpu, ops, [&](auto& sink, auto part) { return sink.OnGpuOps(part, h.names); });
+          gpu_done = true;
+        };
+        auto run_launch = [&] {
+          feed(launch, calls,
+               [&](auto& sink, auto part) { return sink.OnLaunchCalls(part, h.names); });
+          launch_done = true;
+        };
+        MustFinishWithin(std::chrono::seconds(10), "the summary sink pair", [&] {
+          std::thread first(gpu_first ? std::function<void()>(run_gpu) : run_launch);
+          OverlapMeter::Side side = gpu_first ? OverlapMeter::kA : OverlapMeter::kB;
+          std::atomic<bool>& done = gpu_first ? gpu_done : launch_done;
+          ASSERT_TRUE(EventuallyTrue([&] { return done || meter.waiting(side); }));
+          std::thread second(gpu_first ? std::function<void()>(run_launch) : run_gpu);
+          first.join();
+          second.join();
+        });
+        ASSERT_EQ(meter.overlap(), expected) << gpu_first << " " << batch << " " << max_pending;
+        ASSERT_EQ(gpu.totals().kernel_count, 3000);
+        ASSERT_EQ(launch.totals().call_count, 400);
+      }
+    }
+  }
 }
 
 TEST(MakeStepStats, EmptyDenominatorsGiveZero) {

@@ -1,19 +1,16 @@
 #include "analysis/steps_accumulate.h"
 
 #include <optional>
-#include <thread>
 
 #include "analysis/launched_kernels_sink.h"
 #include "analysis/step_overlap_meter.h"
 #include "analysis/steps_sink.h"
+#include "analysis/two_sides.h"
 #include "readers/nsys_sqlite.h"
 
 namespace stepstat {
 
 namespace {
-
-// How far one reader may run ahead of the other, in union components (16 bytes each).
-constexpr size_t kMaxPendingComponents = 1 << 16;
 
 // A launch call's step, with the plan's bookkeeping done on the call when `bookkeep`.
 LaunchStepFn StepOfLaunch(const Plan& plan, bool bookkeep) {
@@ -60,30 +57,34 @@ Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(const StepsIn
     plan.after_launches();
   }
   StepAccumulators steps = MakeAccumulators(policy, classifier, options, plan, false);
-  StepOverlapMeter meter(steps.size(), kMaxPendingComponents);
-  steps.UseMeter(&meter);
+  StepOverlapMeter meter(steps.size(), options.max_pending_components);
+  StepOverlapMeter::Producer launch_producer = meter.TakeProducer(StepOverlapMeter::kLaunches);
+  steps.UseMeter(meter.TakeProducer(StepOverlapMeter::kKernels));
   std::vector<int64_t> calls(steps.size(), 0);
   bool launches_unsorted = false;
-  Status launch_read;
-  std::thread launch_thread([&] {
-    // The bookkeeping was done by the pass above when the plan needed one.
-    StepMeterLaunchSink sink(meter, StepOfLaunch(plan, !plan.after_launches), calls,
-                             launches.display_name);
-    launch_read = ReadLaunchSide(launches, sink).status();
-    launches_unsorted = sink.unsorted();
-    if (!launch_read.ok()) meter.Abort();
-    meter.Close(StepOverlapMeter::kLaunches);
-  });
-  StepGpuSink gpu_sink(steps, plan.op_step, inputs.trace.gpu.display_name);
-  Status gpu_read = ReadGpuSide(inputs.trace.gpu, gpu_sink).status();
-  if (!gpu_read.ok()) meter.Abort();
-  meter.Close(StepOverlapMeter::kKernels);
-  launch_thread.join();
+  // two_sides.h states the threads' contract: `steps` belongs to this thread (the GPU
+  // side); the launch side's sink, with the launch producer, lives on the launch thread.
+  SideStatuses statuses = ReadBothSides(
+      [&] {
+        StepGpuSink gpu_sink(steps, plan.op_step, inputs.trace.gpu.display_name);
+        Status read = ReadGpuSide(inputs.trace.gpu, gpu_sink).status();
+        steps.CloseMeter();
+        return read;
+      },
+      [&] {
+        // The bookkeeping was done by the pass above when the plan needed one.
+        StepMeterLaunchSink sink(std::move(launch_producer),
+                                 StepOfLaunch(plan, !plan.after_launches), calls,
+                                 launches.display_name);
+        Status read = ReadLaunchSide(launches, sink).status();
+        launches_unsorted = sink.unsorted();
+        return read;
+      },
+      [&meter] { meter.Abort(); });
   if (steps.unsorted() || launches_unsorted) {
     return std::optional<std::vector<StepTotals>>();
   }
-  RETURN_IF_ERROR(gpu_read);
-  RETURN_IF_ERROR(launch_read);
+  RETURN_IF_ERROR(FirstFailure(statuses));
   steps.FinishOps();
   std::vector<StepTotals> totals = steps.TakeTotals();
   for (size_t i = 0; i < totals.size(); ++i) {

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "analysis/steps_attribution.h"
+#include "analysis/two_sides.h"
 
 namespace stepstat {
 
@@ -102,7 +103,7 @@ Status StepAccumulators::AddOp(int32_t step, const GpuOp& op, const StringPool& 
     if (!longest_names_.count(op.name)) longest_names_.emplace(op.name, names.Get(op.name));
   }
 
-  if (meter_) {
+  if (meter_.open()) {
     meter_batch_.push_back({static_cast<size_t>(&s - steps_.data()), {op.start_ns, end}});
   }
   if (buffer_kernels_) {
@@ -117,8 +118,9 @@ Status StepAccumulators::AddOp(int32_t step, const GpuOp& op, const StringPool& 
 }
 
 Status StepAccumulators::FlushMeter(std::string_view source_name) {
-  if (!meter_ || meter_batch_.empty()) return Status::Ok();
-  bool in_order = meter_->Add(StepOverlapMeter::kKernels, meter_batch_);
+  if (meter_.cancelled()) return CancelledByOtherSide();
+  if (meter_batch_.empty()) return Status::Ok();
+  bool in_order = meter_.Add(meter_batch_);
   meter_batch_.clear();
   if (in_order) return Status::Ok();
   unsorted_ = true;
@@ -165,7 +167,7 @@ Status StepGpuSink::OnGpuOps(std::span<const GpuOp> ops, const StringPool& names
 }
 
 Status StepMeterLaunchSink::OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool&) {
-  if (meter_.aborted()) return Status::Error("cancelled");
+  if (meter_.cancelled()) return CancelledByOtherSide();
   batch_.clear();
   for (const LaunchCall& call : calls) {
     int32_t step = step_of_(call);
@@ -173,7 +175,7 @@ Status StepMeterLaunchSink::OnLaunchCalls(std::span<const LaunchCall> calls, con
     ++calls_[slot];
     batch_.push_back({slot, {call.api_start_ns, call.api_end_ns()}});
   }
-  if (meter_.Add(StepOverlapMeter::kLaunches, batch_)) return Status::Ok();
+  if (meter_.Add(batch_)) return Status::Ok();
   unsorted_ = true;
   return ErrorAt(source_name_, 0, "launch calls are not sorted by API start");
 }

@@ -30,13 +30,16 @@ class StepAccumulators {
   StepAccumulators(size_t steps, ClassifyFn classify, int component_count,
                    double dominant_kernel_fraction, bool buffer_kernels);
 
-  /// Measure the launch overlap with `meter` (side kKernels fed here, one slot per step and
-  /// one for the outside) instead of holding the launch unions: AddLaunch is then not used,
-  /// and the launch totals come from the meter once both sides are closed.
-  void UseMeter(StepOverlapMeter* meter) { meter_ = meter; }
+  /// Measure the launch overlap with a meter whose kernel side `kernels` feeds (one slot per
+  /// step and one for the outside) instead of holding the launch unions: AddLaunch is then
+  /// not used, and the launch totals come from the meter once both sides are closed.
+  void UseMeter(StepOverlapMeter::Producer kernels) { meter_ = std::move(kernels); }
   /// Hands the kernels added since the last call to the meter; an error (and unsorted())
-  /// when they are not in start order across steps.
+  /// when they are not in start order across steps, CancelledByOtherSide() when the launch
+  /// side failed.
   Status FlushMeter(std::string_view source_name);
+  /// No more kernels for the meter (also when the read failed: releases the launch side).
+  void CloseMeter() { meter_.Close(); }
 
   /// Launch calls first (all of them), then FinishLaunches(), then GPU operations.
   void AddLaunch(int32_t step, const LaunchCall& call);
@@ -80,7 +83,7 @@ class StepAccumulators {
   const StringPool* pool_ = nullptr;
   std::vector<int32_t> component_by_name_;
   std::unordered_map<NameId, std::string> longest_names_;  // ids that were some step's longest
-  StepOverlapMeter* meter_ = nullptr;
+  StepOverlapMeter::Producer meter_;                       // closed (a no-op) unless UseMeter
   std::vector<StepOverlapMeter::Tagged> meter_batch_;
 };
 
@@ -105,9 +108,9 @@ class StepLaunchSink : public TraceSink {
 class StepMeterLaunchSink : public TraceSink {
  public:
   /// `calls` has one slot per meter step; `step_of` returns a step or kNoStep (the last slot).
-  StepMeterLaunchSink(StepOverlapMeter& meter, LaunchStepFn step_of, std::vector<int64_t>& calls,
-                      std::string source_name)
-      : meter_(meter),
+  StepMeterLaunchSink(StepOverlapMeter::Producer launches, LaunchStepFn step_of,
+                      std::vector<int64_t>& calls, std::string source_name)
+      : meter_(std::move(launches)),
         step_of_(std::move(step_of)),
         calls_(calls),
         source_name_(std::move(source_name)) {}
@@ -116,7 +119,7 @@ class StepMeterLaunchSink : public TraceSink {
   bool unsorted() const { return unsorted_; }
 
  private:
-  StepOverlapMeter& meter_;
+  StepOverlapMeter::Producer meter_;
   LaunchStepFn step_of_;
   std::vector<int64_t>& calls_;
   std::string source_name_;

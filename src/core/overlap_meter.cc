@@ -1,23 +1,63 @@
 #include "core/overlap_meter.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 namespace stepstat {
 
-void OverlapMeter::Add(Side side, std::span<const Interval> components) {
-  std::unique_lock lock(mutex_);
-  if (max_pending_ != 0) {
-    progressed_.wait(lock, [&] { return aborted_ || pending_[side].size() < max_pending_; });
+namespace {
+
+[[noreturn]] void InternalError(const char* what) {
+  std::fprintf(stderr, "stepstat: internal error: %s\n", what);
+  std::abort();
+}
+
+}  // namespace
+
+OverlapMeter::Producer OverlapMeter::TakeProducer(Side side) {
+  std::lock_guard lock(mutex_);
+  if (taken_[side]) InternalError("an OverlapMeter side was handed out twice");
+  taken_[side] = true;
+  return Producer(*this, side);
+}
+
+void OverlapMeter::CheckThreadLocked(Side side) {
+  std::thread::id self = std::this_thread::get_id();
+  if (feeder_[side] == std::thread::id()) feeder_[side] = self;
+  if (max_pending_ != 0 && feeder_[1 - side] == self) {
+    InternalError(
+        "one thread feeds both sides of a bounded OverlapMeter (it could wait for itself)");
   }
-  if (aborted_) return;
-  pending_[side].insert(pending_[side].end(), components.begin(), components.end());
+}
+
+bool OverlapMeter::Add(Side side, std::span<const Interval> components) {
+  std::unique_lock lock(mutex_);
+  CheckThreadLocked(side);
+  if (max_pending_ != 0 && pending_[side].size() >= max_pending_ && !aborted_) {
+    waiting_[side] = true;
+    progressed_.wait(lock, [&] { return aborted_ || pending_[side].size() < max_pending_; });
+    waiting_[side] = false;
+  }
+  if (aborted_) return true;
+  bool in_order = true;
+  for (const Interval& c : components) {
+    if (c.start < last_end_[side]) {
+      in_order = false;
+      break;
+    }
+    last_end_[side] = c.end;
+    pending_[side].push_back(c);
+  }
   ConsumeLocked();
+  return in_order;
 }
 
 void OverlapMeter::Close(Side side) {
   std::lock_guard lock(mutex_);
   closed_[side] = true;
   ConsumeLocked();
+  progressed_.notify_all();
 }
 
 void OverlapMeter::Abort() {

@@ -1,7 +1,14 @@
-// Measures |A ∩ B| for two unions whose components arrive in order from two producer
-// threads (the GPU-trace reader and the kernel-exec reader), holding only the components
-// that the other side has not caught up with. Memory stays bounded when both inputs are
-// sorted by time, whatever their length.
+// Measures |A ∩ B| for two unions whose components arrive in order, each side through its
+// own MeterProducer (the GPU-trace reader feeds one, the launch reader the other), holding
+// only the components that the other side has not caught up with. Memory stays bounded
+// when both inputs are sorted by time, whatever their length.
+//
+// Why two producers cannot wait for each other: after every Add or Close the meter walks
+// both sides as far as it can, which empties at least one of them. A producer waits only
+// while its own side holds `max_pending` components, so the other side is empty then and
+// its producer never waits: at most one producer waits at a time, and what it waits for
+// (the other producer's next Add, Close, or an Abort) never blocks. A thread that fed both
+// sides of a bounded meter could wait for itself; that stops the process instead.
 #pragma once
 
 #include <condition_variable>
@@ -9,29 +16,32 @@
 #include <deque>
 #include <mutex>
 #include <span>
+#include <thread>
 
 #include "core/intervals.h"
+#include "core/meter_producer.h"
 
 namespace stepstat {
 
 class OverlapMeter {
  public:
   enum Side { kA = 0, kB = 1 };
+  using Item = Interval;
+  using Producer = MeterProducer<OverlapMeter>;
 
   /// `max_pending` bounds how far one side may run ahead of the other (in components);
   /// 0 means unbounded, which a single thread feeding both sides needs.
   explicit OverlapMeter(size_t max_pending = 0) : max_pending_(max_pending) {}
+  OverlapMeter(const OverlapMeter&) = delete;
+  OverlapMeter& operator=(const OverlapMeter&) = delete;
 
-  /// Adds the next component of one side (components of a side arrive in increasing order).
-  /// Blocks while that side is too far ahead, unless the meter was aborted.
-  void Add(Side side, const Interval& component) { Add(side, std::span(&component, 1)); }
-  /// Adds the next components of one side at once: one lock for the batch.
-  void Add(Side side, std::span<const Interval> components);
-  /// No more components on this side.
-  void Close(Side side);
+  /// The one producer of `side`; asking twice for a side is a programming error (abort).
+  /// The meter must outlive its producers.
+  Producer TakeProducer(Side side);
+
   /// Unblocks everything for good: a producer failed and the result will not be used.
+  /// Later Adds are dropped.
   void Abort();
-
   bool aborted() const {
     std::lock_guard lock(mutex_);
     return aborted_;
@@ -39,15 +49,31 @@ class OverlapMeter {
 
   /// The intersection length so far; final once both sides are closed.
   int64_t overlap() const;
+  /// Whether a producer of `side` is waiting for the other side (for tests that force an
+  /// order between the two threads).
+  bool waiting(Side side) const {
+    std::lock_guard lock(mutex_);
+    return waiting_[side];
+  }
 
  private:
+  friend Producer;
+  // Components of a side arrive in increasing order; false (adding nothing from the first
+  // one out of order on) when one starts before the end of the previous one.
+  bool Add(Side side, std::span<const Interval> components);
+  void Close(Side side);
   void ConsumeLocked();
+  void CheckThreadLocked(Side side);
 
   size_t max_pending_;
   mutable std::mutex mutex_;
   std::condition_variable progressed_;
   std::deque<Interval> pending_[2];
+  int64_t last_end_[2] = {INT64_MIN, INT64_MIN};
+  std::thread::id feeder_[2];
+  bool taken_[2] = {false, false};
   bool closed_[2] = {false, false};
+  bool waiting_[2] = {false, false};
   bool aborted_ = false;
   int64_t overlap_ = 0;
 };
