@@ -1,0 +1,230 @@
+// Issue 11: every two-thread path (summarize, summarize --details, steps over NVTX ranges and
+// detected steps, the SQLite halves) run many times with the readers' lag bound squeezed to
+// a few components, on inputs whose two sides are skewed against each other; every run
+// under a deadline, every result identical. Then a file that fails mid-way, on each side:
+// the error comes back (never a hang), naming the failing file and line.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "analysis/summarize_internal.h"
+#include "core/intervals.h"
+#include "deadline.h"
+#include "report/details_json.h"
+#include "stepstat/policy.h"
+#include "stepstat/report.h"
+#include "stepstat/steps.h"
+#include "synth/synth.h"
+
+namespace stepstat {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+constexpr size_t kDefaultLimit = PipelineLimits{}.max_pending_components;
+const size_t kLimits[] = {1, 3, 64, kDefaultLimit};
+
+fs::path TempDir(const std::string& name) {
+  fs::path dir = fs::temp_directory_path() / ("stepstat-stress-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// The shape of bench/skewed_pair.py, small: one stream of kernels each followed by an idle
+// gap (a union component apiece), launched by two CPU threads whose calls overlap into a
+// few long launch components. `bad_gpu_row` / `bad_launch_row` (1-based data rows, 0: none)
+// write a row that fails to parse.
+struct SkewedPair {
+  fs::path base;
+  int64_t kernels = 0;
+};
+
+SkewedPair WriteSkewedPair(const fs::path& dir, int64_t kernels, int64_t burst,
+                           int64_t bad_gpu_row = 0, int64_t bad_launch_row = 0) {
+  SkewedPair pair{dir / "skew", kernels};
+  std::ofstream gpu(pair.base.string() + "_cuda_gpu_trace.csv");
+  std::ofstream exec(pair.base.string() + "_cuda_kern_exec_trace.csv");
+  gpu << "Start (ns),Duration (ns),CorrId,GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem (MB),"
+         "DymSMem (MB),Bytes (MB),Throughput (MB/s),SrcMemKd,DstMemKd,Device,Ctx,GreenCtx,"
+         "Strm,Name\n";
+  exec << "API Start (ns),API Dur (ns),Queue Start (ns),Queue Dur (ns),Kernel Start (ns),"
+          "Kernel Dur (ns),Total Dur (ns),PID,TID,DevId,API Function,GridXYZ,BlockXYZ,"
+          "Kernel Name\n";
+  const char* names[] = {"gemm_nt", "flash_fwd", "rms_norm", "quantize_nvfp4"};
+  int64_t api = 1'000'000, gpu_free = api + 50'000;
+  for (int64_t i = 0; i < kernels; ++i) {
+    if (i > 0 && i % burst == 0) api += 20'000;
+    int64_t duration = 1'500 + (i * 37) % 2'000;
+    int64_t start = std::max(gpu_free, api + 3'500);
+    gpu_free = start + duration + 400;
+    const char* name = names[i % 4];
+    if (i + 1 == bad_gpu_row) {
+      gpu << "not-a-time," << duration << "," << i + 1 << ",,,,,,,,,,,,,,GPU (0),1,,7," << name
+          << "\n";
+    } else {
+      gpu << start << "," << duration << "," << i + 1 << ",1,1,1,128,1,1,32,0,0,,,,,GPU (0),1,,7,"
+          << name << "\n";
+    }
+    if (i + 1 == bad_launch_row) {
+      exec << api << ",-5,0,0,0,0,0,1,1,0,cudaLaunchKernel,1 1 1,1 1 1," << name << "\n";
+    } else {
+      exec << api << ",3000," << api + 3'000 << "," << start - api - 3'000 << "," << start << ","
+           << duration << "," << start + duration - api << ",70412," << 70412 + i % 2
+           << ",0,cudaLaunchKernel,   1    1    1, 128    1    1," << name << "\n";
+    }
+    api += 2'000;
+  }
+  return pair;
+}
+
+Policy DefaultPolicy() { return BuiltinPolicy(kDefaultPolicyName).value(); }
+
+std::string SummaryJson(const SummaryInputs& inputs, size_t limit, bool details) {
+  std::string json;
+  MustFinishWithin(60s, "summarize", [&] {
+    Details d;
+    Result<StepStats> stats =
+        SummarizeWith(inputs, DefaultPolicy(), details ? &d : nullptr, PipelineLimits{limit});
+    ASSERT_TRUE(stats.ok()) << stats.status().message();
+    json = details ? StepStatsWithDetailsToJson(*stats, d) : StepStatsToJson(*stats);
+  });
+  return json;
+}
+
+TEST(ConcurrencyStress, SummarizeOnASkewedPairGivesOneAnswerWithEveryLagBound) {
+  SkewedPair pair = WriteSkewedPair(TempDir("summarize"), 30'000, 5'000);
+  SummaryInputs inputs = ResolveInputs({pair.base.string()}).value();
+  ASSERT_TRUE(inputs.launches.has_value());
+  const std::string expected = SummaryJson(inputs, kDefaultLimit, false);
+  for (size_t limit : kLimits) {
+    for (int run = 0; run < 8; ++run) {
+      ASSERT_EQ(SummaryJson(inputs, limit, false), expected) << "limit " << limit;
+    }
+  }
+  // And the overlap in it is the independent one.
+  Result<StepStats> stats = Summarize(inputs, DefaultPolicy());
+  ASSERT_TRUE(stats.ok() && stats->cpu_gpu_overlap);
+  EXPECT_GT(stats->cpu_gpu_overlap->launch_api_gpu_overlap_ns, 0);
+}
+
+TEST(ConcurrencyStress, SummarizeWithDetailsGivesOneAnswerWithEveryLagBound) {
+  SkewedPair pair = WriteSkewedPair(TempDir("details"), 20'000, 20'000);
+  SummaryInputs inputs = ResolveInputs({pair.base.string()}).value();
+  const std::string expected = SummaryJson(inputs, kDefaultLimit, true);
+  for (size_t limit : kLimits) {
+    for (int run = 0; run < 4; ++run) ASSERT_EQ(SummaryJson(inputs, limit, true), expected);
+  }
+}
+
+TEST(ConcurrencyStress, SqliteHalvesGiveOneAnswerWithEveryLagBound) {
+  synth::SynthOptions options;
+  options.out_base = TempDir("sqlite") / "dit";
+  options.steps = 4;
+  options.format = synth::SynthFormat::kSqlite;
+  Result<synth::SynthResult> written = synth::WriteSynthTraces(options);
+  ASSERT_TRUE(written.ok()) << written.status().message();
+  SummaryInputs inputs = ResolveInputs({written->gpu_trace.string()}).value();
+  const std::string expected = SummaryJson(inputs, kDefaultLimit, false);
+  for (size_t limit : kLimits) {
+    for (int run = 0; run < 4; ++run) ASSERT_EQ(SummaryJson(inputs, limit, false), expected);
+  }
+}
+
+std::string StepsJson(const StepsInputs& inputs, const StepsOptions& options) {
+  std::string json;
+  MustFinishWithin(60s, "steps", [&] {
+    Result<StepsReport> report = AnalyzeSteps(inputs, DefaultPolicy(), options);
+    ASSERT_TRUE(report.ok()) << report.status().message();
+    json = StepsToJson(*report, DefaultPolicy());
+  });
+  return json;
+}
+
+TEST(ConcurrencyStress, StepsOverRangesAndDetectedGiveOneAnswerWithEveryLagBound) {
+  synth::SynthOptions synth_options;
+  synth_options.out_base = TempDir("steps") / "dit";
+  synth_options.steps = 5;
+  synth_options.nvtx = true;
+  Result<synth::SynthResult> written = synth::WriteSynthTraces(synth_options);
+  ASSERT_TRUE(written.ok()) << written.status().message();
+  for (bool with_ranges : {true, false}) {
+    std::vector<std::string> args = {synth_options.out_base.string()};
+    if (with_ranges) args.push_back(written->nvtx_trace.string());
+    Result<StepsInputs> inputs = ResolveStepsInputs(args);
+    ASSERT_TRUE(inputs.ok()) << inputs.status().message();
+    StepsOptions options;
+    if (with_ranges) options.range_regex = "denoise";
+    const std::string expected = StepsJson(*inputs, options);
+    for (size_t limit : kLimits) {
+      options.max_pending_components = limit;
+      for (int run = 0; run < 4; ++run) {
+        ASSERT_EQ(StepsJson(*inputs, options), expected) << with_ranges << " " << limit;
+      }
+    }
+  }
+}
+
+// A side that fails mid-way releases the other, whichever is ahead; the message is the
+// failing file's own, not the other side's cancellation.
+TEST(ConcurrencyStress, ASideFailingMidwayIsReportedNotHung) {
+  fs::path dir = TempDir("failing");
+  for (bool gpu_fails : {true, false}) {
+    SkewedPair pair =
+        WriteSkewedPair(dir, 20'000, 20'000, gpu_fails ? 15'000 : 0, gpu_fails ? 0 : 15'000);
+    SummaryInputs inputs = ResolveInputs({pair.base.string()}).value();
+    std::string failing = gpu_fails ? inputs.gpu.display_name : inputs.launches->display_name;
+    for (size_t limit : kLimits) {
+      for (int run = 0; run < 3; ++run) {
+        MustFinishWithin(60s, "a failing side", [&] {
+          Result<StepStats> stats =
+              SummarizeWith(inputs, DefaultPolicy(), nullptr, PipelineLimits{limit});
+          ASSERT_FALSE(stats.ok());
+          EXPECT_EQ(stats.status().message().rfind(failing + ":15001: ", 0), 0u)
+              << stats.status().message();
+        });
+      }
+    }
+    Result<StepsInputs> steps_inputs = ResolveStepsInputs({pair.base.string()});
+    ASSERT_TRUE(steps_inputs.ok());
+    StepsOptions options;
+    options.max_pending_components = 1;
+    MustFinishWithin(60s, "steps with a failing side", [&] {
+      Result<StepsReport> report = AnalyzeSteps(*steps_inputs, DefaultPolicy(), options);
+      ASSERT_FALSE(report.ok());
+      EXPECT_NE(report.status().message().find(failing), std::string::npos)
+          << report.status().message();
+    });
+  }
+}
+
+// The same through the CLI: exit 2, one line naming the failing file and line, no output.
+TEST(ConcurrencyStress, TheCliExitsTwoWhenASideFailsMidway) {
+  fs::path dir = TempDir("failing-cli");
+  for (bool gpu_fails : {true, false}) {
+    SkewedPair pair =
+        WriteSkewedPair(dir, 20'000, 20'000, gpu_fails ? 15'000 : 0, gpu_fails ? 0 : 15'000);
+    fs::path out = dir / "out.json", err = dir / "err.txt";
+    std::string command = std::string("'") + STEPSTAT_BINARY + "' summarize '" +
+                          pair.base.string() + "' -o '" + out.string() + "' 2>'" + err.string() +
+                          "'";
+    int status = std::system(command.c_str());
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 2);
+    EXPECT_FALSE(fs::exists(out));
+    std::ifstream in(err);
+    std::string line, rest;
+    std::getline(in, line);
+    EXPECT_FALSE(std::getline(in, rest)) << "more than one line: " << rest;
+    std::string file =
+        pair.base.string() + (gpu_fails ? "_cuda_gpu_trace.csv" : "_cuda_kern_exec_trace.csv");
+    EXPECT_EQ(line.rfind("stepstat: " + file + ":15001: ", 0), 0u) << line;
+  }
+}
+
+}  // namespace
+}  // namespace stepstat
