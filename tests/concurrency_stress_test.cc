@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "analysis/summarize_internal.h"
+#include "analysis/summary/summarize_internal.h"
 #include "core/intervals.h"
 #include "deadline.h"
 #include "report/details_json.h"

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/steps_distribution.h"
+#include "analysis/steps/steps_distribution.h"
 #include "csv/structural_mask.h"
 
 namespace stepstat {

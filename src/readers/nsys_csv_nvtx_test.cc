@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "analysis/steps_ranges.h"
+#include "analysis/steps/steps_ranges.h"
 #include "io/byte_source.h"
 #include "stepstat/read.h"
 

@@ -1,0 +1,65 @@
+// ListKernels: per-name totals of one GPU trace, for `stepstat classify`. Order does not
+// matter here, so one streaming pass serves sorted and unsorted input alike.
+#include <algorithm>
+
+#include "analysis/details/details_values.h"
+#include "stepstat/details.h"
+
+namespace stepstat {
+
+namespace {
+
+class KernelNameSink : public TraceSink {
+ public:
+  /// With `launches_are_kernels` (a kern-exec trace read on its own), each launch row's
+  /// kernel side counts as a kernel.
+  explicit KernelNameSink(bool launches_are_kernels)
+      : launches_are_kernels_(launches_are_kernels) {}
+
+  Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override {
+    for (const GpuOp& op : ops) {
+      if (op.kind == OpKind::kKernel) Add(op.name, op.duration_ns, names);
+    }
+    return Status::Ok();
+  }
+  Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override {
+    if (!launches_are_kernels_) return Status::Ok();
+    for (const LaunchCall& call : calls) {
+      if (call.kernel_duration_ns >= 0) Add(call.kernel_name, call.kernel_duration_ns, names);
+    }
+    return Status::Ok();
+  }
+  const std::vector<NameTotals>& totals() const { return totals_; }
+
+ private:
+  void Add(NameId name, int64_t duration_ns, const StringPool& names) {
+    if (name >= index_.size()) index_.resize(std::max<size_t>(names.size(), name + 1), -1);
+    int32_t& index = index_[name];
+    if (index < 0) {
+      index = static_cast<int32_t>(totals_.size());
+      totals_.emplace_back().name = std::string(names.Get(name));
+    }
+    NameTotals& t = totals_[static_cast<size_t>(index)];
+    ++t.launches;
+    // Durations are non-negative and each fits int64; a name's total saturates rather
+    // than wraps (GpuTotalsSink reports the overflow of the grand total as an error).
+    t.total_ns = duration_ns > INT64_MAX - t.total_ns ? INT64_MAX : t.total_ns + duration_ns;
+    t.max_ns = std::max(t.max_ns, duration_ns);
+  }
+
+  bool launches_are_kernels_;
+  std::vector<int32_t> index_;
+  std::vector<NameTotals> totals_;
+};
+
+}  // namespace
+
+Result<std::vector<KernelDetails>> ListKernels(const SummaryInputs& inputs, const Policy& policy) {
+  ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
+  KernelNameSink sink(inputs.gpu.kind == InputKind::kNsysKernExecTraceCsv);
+  RETURN_IF_ERROR(
+      ReadInput(inputs.gpu.path, inputs.gpu.display_name, inputs.gpu.kind, sink).status());
+  return KernelsByTime(sink.totals(), policy, classifier);
+}
+
+}  // namespace stepstat

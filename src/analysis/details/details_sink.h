@@ -1,0 +1,136 @@
+// DetailsSink: the streaming accumulator behind `summarize --details`. Fed beside the
+// GpuTotalsSink (through a TeeSink), it reads only the trace model. Memory grows with
+// distinct names, devices and streams, not rows, with two exceptions: unsorted input
+// (intervals are buffered and sorted, as GpuTotalsSink does) and the launch-to-kernel
+// match, which keeps 16 bytes per kernel and per launch row when asked to.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "analysis/details/details_histogram.h"
+#include "core/intervals.h"
+#include "stepstat/details.h"
+#include "stepstat/trace.h"
+
+namespace stepstat {
+
+/// Per distinct kernel name (names copied: the reader's pool dies with the reader).
+struct NameTotals {
+  std::string name;
+  int64_t launches = 0;
+  int64_t total_ns = 0;
+  int64_t max_ns = 0;
+};
+
+struct StreamTotals {
+  size_t device = 0;  ///< index into DetailsTotals::devices
+  StreamDetails stats;
+  int64_t frontier_ns = 0;  ///< latest kernel end so far on this stream
+  SortedUnion union_;
+  GapMeter gaps;
+};
+
+struct DeviceTotals {
+  std::string name;
+  int64_t kernel_count = 0;
+  int64_t kernel_time_ns = 0;
+  int64_t union_ns = 0;
+  int64_t first_kernel_start_ns = 0;
+  int64_t last_kernel_end_ns = 0;
+  SortedUnion union_;
+  GapMeter gaps;
+};
+
+/// (kernel start, kernel duration): how a launch row finds its GPU kernel.
+using KernelKey = std::pair<int64_t, int64_t>;
+
+struct DetailsTotals {
+  int64_t operation_count = 0;
+  int64_t first_start_ns = 0;
+  int64_t last_end_ns = 0;
+  int64_t kernel_count = 0;
+  int64_t kernel_time_ns = 0;
+  int64_t zero_duration_kernels = 0;
+  int64_t kernel_union_ns = 0;
+  int64_t memory_operation_count = 0;
+  std::vector<DeviceTotals> devices;
+  std::vector<StreamTotals> streams;
+  std::map<std::string, MemoryOpDetails> memory;  ///< by kind
+  std::vector<NameTotals> names;
+
+  int64_t launch_rows = 0;
+  DurationHistogram api_duration;
+  DurationHistogram queue_time;
+  std::vector<ApiCount> by_api;
+  int64_t graph_launch_calls = 0;
+  int64_t graph_launched_kernels = 0;
+
+  std::vector<KernelKey> kernel_keys;  ///< GPU kernels, when collecting
+  std::vector<KernelKey> launch_keys;  ///< launch rows with a kernel side, when collecting
+};
+
+/// "[CUDA memcpy Host-to-Device]" → "memcpy HtoD", "[CUDA memset]" → "memset": one spelling
+/// for the kinds that nsys versions spell differently.
+std::string MemoryKindOf(std::string_view op_name);
+
+class DetailsSink : public TraceSink {
+ public:
+  /// `assume_sorted` as for GpuTotalsSink: out-of-order kernels stop the pass (unsorted()),
+  /// otherwise kernel intervals are buffered and replayed in order at Finish.
+  /// `match_launches` keeps the keys that count launch rows without a GPU kernel.
+  /// `source_name` names the file in messages.
+  DetailsSink(std::string source_name, bool assume_sorted, bool match_launches);
+
+  Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override;
+  Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override;
+
+  /// Ends the stream: replays buffered kernels, closes the open unions. Call once.
+  void Finish();
+
+  bool unsorted() const { return unsorted_; }
+  const DetailsTotals& totals() const { return totals_; }
+
+ private:
+  struct Buffered {
+    int64_t start;
+    int64_t end;
+    size_t stream;
+  };
+  size_t StreamOf(const GpuOp& op, const StringPool& names);
+  size_t NameOf(NameId name, const StringPool& names);
+  void AddKernelInterval(int64_t start, int64_t end, size_t stream);
+  void AddMemoryOp(const GpuOp& op, const StringPool& names);
+  void AddLaunch(const LaunchCall& call, const StringPool& names);
+
+  std::string source_name_;
+  bool assume_sorted_;
+  bool match_launches_;
+  bool unsorted_ = false;
+  DetailsTotals totals_;
+  SortedUnion kernel_union_;
+  std::vector<Buffered> buffered_;
+
+  struct PairHash {
+    size_t operator()(const std::pair<NameId, int64_t>& k) const noexcept {
+      return std::hash<int64_t>()(k.second * 1000003 + k.first);
+    }
+  };
+  std::unordered_map<std::pair<NameId, int64_t>, size_t, PairHash> stream_index_;
+  std::pair<NameId, int64_t> last_stream_key_{0, 0};
+  size_t last_stream_ = SIZE_MAX;        ///< index of last_stream_key_; SIZE_MAX: none yet
+  std::vector<int32_t> device_by_name_;  ///< -1: not seen
+  std::vector<int32_t> name_index_;      ///< NameId → index in totals_.names, -1: not seen
+  std::vector<MemoryOpDetails*> memory_by_name_;  ///< NameId → entry of totals_.memory
+  std::vector<int32_t> api_index_;                ///< api NameId → index in totals_.by_api
+  bool graph_seen_ = false;
+  int64_t last_graph_start_ = 0;
+  int64_t last_graph_duration_ = 0;
+  int64_t last_graph_tid_ = 0;
+};
+
+}  // namespace stepstat

@@ -1,0 +1,164 @@
+#include "analysis/steps/step_overlap_meter.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+
+namespace stepstat {
+
+namespace {
+
+int64_t Intersection(const Interval& a, const Interval& b) {
+  return std::max<int64_t>(0, std::min(a.end, b.end) - std::max(a.start, b.start));
+}
+
+[[noreturn]] void InternalError(const char* what) {
+  std::fprintf(stderr, "stepstat: internal error: %s\n", what);
+  std::abort();
+}
+
+}  // namespace
+
+StepOverlapMeter::Producer StepOverlapMeter::TakeProducer(Side side) {
+  std::lock_guard lock(mutex_);
+  if (taken_[side]) InternalError("a StepOverlapMeter side was handed out twice");
+  taken_[side] = true;
+  return Producer(*this, side);
+}
+
+StepOverlapMeter::StepOverlapMeter(size_t steps, size_t max_pending)
+    : steps_(steps), max_pending_(max_pending) {
+  frontier_[kKernels] = frontier_[kLaunches] = std::numeric_limits<int64_t>::min();
+}
+
+bool StepOverlapMeter::Add(Side side, std::span<const Tagged> intervals) {
+  const int other = 1 - side;
+  std::unique_lock lock(mutex_);
+  const std::thread::id self = std::this_thread::get_id();
+  if (feeder_[side] == std::thread::id()) feeder_[side] = self;
+  if (feeder_[other] == self) {
+    InternalError("one thread feeds both sides of a StepOverlapMeter (it could wait for itself)");
+  }
+  auto may_add = [&] {
+    return aborted_ || pending_[side] < max_pending_ || closed_[other] || waiting_[other];
+  };
+  if (!may_add()) {
+    waiting_[side] = true;
+    progressed_.notify_all();  // the other side may be waiting only because this one was not
+    progressed_.wait(lock, may_add);
+    waiting_[side] = false;
+  }
+  if (aborted_) return true;
+  bool in_order = true;
+  for (const Tagged& t : intervals) {
+    if (t.interval.start < frontier_[side]) {
+      in_order = false;
+      break;
+    }
+    frontier_[side] = t.interval.start;
+    Step& s = steps_[t.step];
+    std::optional<Interval>& open = s.open[side];
+    if (!open) {
+      open = t.interval;
+    } else if (t.interval.start > open->end) {
+      CloseComponent(s, side);
+      open = t.interval;
+    } else {
+      open->end = std::max(open->end, t.interval.end);
+    }
+    if (!s.active) {
+      s.active = true;
+      active_.push_back(t.step);
+    }
+  }
+  SweepLocked(side);
+  peak_pending_ = std::max(peak_pending_, pending_[kKernels] + pending_[kLaunches]);
+  return in_order;
+}
+
+void StepOverlapMeter::Close(Side side) {
+  std::lock_guard lock(mutex_);
+  closed_[side] = true;
+  frontier_[side] = std::numeric_limits<int64_t>::max();
+  SweepLocked(side);
+  progressed_.notify_all();
+}
+
+void StepOverlapMeter::Abort() {
+  std::lock_guard lock(mutex_);
+  aborted_ = true;
+  progressed_.notify_all();
+}
+
+int64_t StepOverlapMeter::overlap(size_t step) const {
+  std::lock_guard lock(mutex_);
+  return steps_[step].overlap;
+}
+
+int64_t StepOverlapMeter::union_length(Side side, size_t step) const {
+  std::lock_guard lock(mutex_);
+  const Step& s = steps_[step];
+  return s.union_length[side] + (s.open[side] ? s.open[side]->length() : 0);
+}
+
+size_t StepOverlapMeter::peak_pending() const {
+  std::lock_guard lock(mutex_);
+  return peak_pending_;
+}
+
+void StepOverlapMeter::CloseComponent(Step& s, int side) {
+  s.pending[side].push_back(*s.open[side]);
+  s.union_length[side] += s.open[side]->length();
+  s.open[side].reset();
+  ++pending_[side];
+}
+
+void StepOverlapMeter::PopFront(Step& s, int side) {
+  --pending_[side];
+  if (++s.head[side] == s.pending[side].size()) {
+    s.pending[side].clear();
+    s.head[side] = 0;
+  }
+}
+
+// The two-pointer walk of IntersectionLength over what both sides closed; then a component
+// the other side's frontier has passed can meet nothing more than the other side's open one.
+void StepOverlapMeter::Consume(Step& s) {
+  while (Pending(s, kKernels) && Pending(s, kLaunches)) {
+    const Interval& k = s.pending[kKernels][s.head[kKernels]];
+    const Interval& l = s.pending[kLaunches][s.head[kLaunches]];
+    s.overlap += Intersection(k, l);
+    PopFront(s, k.end < l.end ? kKernels : kLaunches);
+  }
+  for (int side : {kKernels, kLaunches}) {
+    const int other = 1 - side;
+    while (Pending(s, side)) {
+      const Interval& c = s.pending[side][s.head[side]];
+      if (frontier_[other] < c.end) break;  // the other side may still add to it
+      // The other side's open component only grows past its frontier, beyond c: final.
+      if (s.open[other]) s.overlap += Intersection(c, *s.open[other]);
+      PopFront(s, side);
+    }
+  }
+}
+
+void StepOverlapMeter::SweepLocked(int side) {
+  size_t kept = 0;
+  for (size_t step : active_) {
+    Step& s = steps_[step];
+    if (s.open[side] && s.open[side]->end < frontier_[side]) CloseComponent(s, side);
+    Consume(s);
+    s.active =
+        s.open[kKernels] || s.open[kLaunches] || Pending(s, kKernels) || Pending(s, kLaunches);
+    if (s.active) {
+      active_[kept++] = step;
+    } else {  // most likely done for good: hold nothing for it
+      for (std::vector<Interval>& pending : s.pending) std::vector<Interval>().swap(pending);
+    }
+  }
+  active_.resize(kept);
+  progressed_.notify_all();
+}
+
+}  // namespace stepstat

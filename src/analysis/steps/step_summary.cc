@@ -1,0 +1,61 @@
+// `summarize --step`: one step of a whole run as the reference summary, with --details from
+// a replay of that step's own operations. The replay goes through the very pipeline that
+// summarizes a hand-cut trace, so its summary must equal the per-step accumulators'; a
+// difference is a bug in one of them, and is reported instead of printing either.
+#include "analysis/summary/summary_values.h"
+#include "analysis/summary/summarize_replay.h"
+#include "stepstat/steps.h"
+
+namespace stepstat {
+
+namespace {
+
+// The integers behind the two summaries (the floating-point fields derive from them).
+bool SameMeasures(const StepStats& a, const StepStats& b) {
+  auto overlap = [](const StepStats& s) {
+    return s.cpu_gpu_overlap ? std::pair(s.cpu_gpu_overlap->launch_api_union_ns,
+                                         s.cpu_gpu_overlap->launch_api_gpu_overlap_ns)
+                             : std::pair<int64_t, int64_t>(-1, -1);
+  };
+  if (a.gpu_span_ns != b.gpu_span_ns || a.gpu_operation_count != b.gpu_operation_count ||
+      a.kernel_count != b.kernel_count || a.kernel_time_ns != b.kernel_time_ns ||
+      a.launch_gaps.positive_gap_count != b.launch_gaps.positive_gap_count ||
+      a.launch_gaps.total_ns != b.launch_gaps.total_ns ||
+      a.launch_gaps.maximum_ns != b.launch_gaps.maximum_ns || overlap(a) != overlap(b) ||
+      a.components.size() != b.components.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a.components.size(); ++i) {
+    if (a.components[i].time_ns != b.components[i].time_ns ||
+        a.components[i].launches != b.components[i].launches) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<StepStats> SummarizeStep(const StepsInputs& inputs, const Policy& policy,
+                                const StepsOptions& options, std::string_view which,
+                                Details* details) {
+  Result<StepStats> stats = Status::Error("no step chosen");
+  auto summarize_one = [&](const StepsReport& report, const StepReplay& replay) -> Status {
+    ASSIGN_OR_RETURN(size_t index, ChooseStep(report, which));
+    stats = StepStatsOf(report, report.steps[index], policy);
+    if (!details) return Status::Ok();
+    StepStatsSources sources{report.gpu_trace, report.launch_trace};
+    ASSIGN_OR_RETURN(StepStats replayed,
+                     SummarizeReplayed([&](TraceSink& sink) { return replay(index, sink); }, policy,
+                                       sources, details));
+    if (!SameMeasures(replayed, stats.value())) {
+      return Status::Error("internal error: step " + std::to_string(index) +
+                           " summarizes differently when read again; please report this");
+    }
+    return Status::Ok();
+  };
+  RETURN_IF_ERROR(AnalyzeStepsThen(inputs, policy, options, summarize_one).status());
+  return stats;
+}
+
+}  // namespace stepstat

@@ -1,0 +1,250 @@
+// AnalyzeSteps: the passes over the inputs. 1. CPU ranges (an NVTX CSV, or the ranges of a
+// SQLite/Kineto file) → step ranges; without any, the kernel sequence → the period detector.
+// 2. Launch calls → each call's step and the key → step runs. 3. Launch calls and GPU
+// operations at once, on two threads → each one's step → the per-step accumulators
+// (steps_accumulate.cc). Every pass streams; what stays is one accumulator per step (and,
+// for the detector, a bounded prefix of the kernels).
+#include "stepstat/steps.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "analysis/details/details_values.h"
+#include "analysis/steps/step_filter_sink.h"
+#include "analysis/steps/steps_accumulate.h"
+#include "analysis/steps/steps_attribution.h"
+#include "analysis/steps/steps_distribution.h"
+#include "analysis/steps/period/steps_period.h"
+#include "analysis/steps/steps_ranges.h"
+#include "analysis/steps/steps_sink.h"
+
+namespace stepstat {
+
+namespace {
+
+// Reads one step again as `plan` attributes it: its launch calls, then its GPU operations.
+Result<std::vector<InputDetails>> ReplayStep(const StepsInputs& inputs, const Plan& plan,
+                                             size_t step, TraceSink& sink) {
+  const auto index = static_cast<int32_t>(step);
+  std::vector<InputDetails> read;
+  const TraceInput* launches = plan.launch_step ? LaunchSource(inputs) : nullptr;
+  if (launches) {
+    StepFilterSink calls(sink, index, plan.launch_step, nullptr);
+    ASSIGN_OR_RETURN(ReadReport report, ReadLaunchSide(*launches, calls));
+    if (launches != &inputs.trace.gpu) read.push_back(InputDetailsOf(*launches, report));
+  }
+  StepFilterSink ops(sink, index, nullptr, plan.op_step);
+  ASSIGN_OR_RETURN(ReadReport report, ReadGpuSide(inputs.trace.gpu, ops));
+  read.insert(read.begin(), InputDetailsOf(inputs.trace.gpu, report));
+  return read;
+}
+
+// Finishes the report (warm-up, flags, distribution), then lets `then` replay steps while
+// the attribution is still at hand.
+Status Conclude(const StepsInputs& inputs, const Plan& plan, const Policy& policy,
+                const StepsOptions& options, const StepsConsumer& then, StepsReport& report) {
+  FinishStepsReport(report, policy, options);
+  if (!then) return Status::Ok();
+  StepReplay replay = [&](size_t step, TraceSink& sink) {
+    return ReplayStep(inputs, plan, step, sink);
+  };
+  return then(report, replay);
+}
+
+// Keys that join a GPU op to its launch call: correlation ids when the launch source has
+// them, else kernel start times. Decided by the first call that carries either.
+struct KeyChoice {
+  enum Kind { kUnknown, kCorrelation, kKernelStart } kind = kUnknown;
+  int64_t Of(const LaunchCall& call) {
+    if (kind == kUnknown) {
+      if (call.correlation_id >= 0)
+        kind = kCorrelation;
+      else if (call.kernel_start_ns >= 0)
+        kind = kKernelStart;
+    }
+    return kind == kCorrelation   ? call.correlation_id
+           : kind == kKernelStart ? call.kernel_start_ns
+                                  : -1;
+  }
+  int64_t Of(const GpuOp& op) const {
+    return kind == kCorrelation ? op.correlation_id : kind == kKernelStart ? op.start_ns : -1;
+  }
+};
+
+Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
+                               const Classifier& classifier, const StepsOptions& options,
+                               const StepsConsumer& then, std::vector<StepRange> ranges,
+                               StepsReport report) {
+  report.steps.reserve(ranges.size());
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    StepRecord r;
+    r.index = static_cast<int64_t>(i);
+    r.name = ranges[i].name;
+    r.cpu_start_ns = ranges[i].start_ns;
+    r.cpu_end_ns = ranges[i].end_ns;
+    report.steps.push_back(std::move(r));
+  }
+  std::vector<int64_t> starts;
+  starts.reserve(ranges.size());
+  for (const StepRange& r : ranges) starts.push_back(r.start_ns);
+  WindowStepFinder windows(starts);
+  auto by_window = [&windows](const GpuOp& op) { return windows.StepOf(op.start_ns); };
+  // For ops whose launch is unknown (a memcpy before a step's first kernel, when keys are
+  // kernel start times): the same windows, closed at the end of the last range.
+  int64_t last_end = 0;
+  for (const StepRange& r : ranges) last_end = std::max(last_end, r.end_ns);
+  WindowStepFinder closed_windows(std::move(starts), last_end);
+
+  Plan plan;
+  plan.step_count = ranges.size();
+  plan.op_step = by_window;
+  const TraceInput* launches = LaunchSource(inputs);
+  LaunchStepFinder finder(ranges);
+  KeyChoice keys;
+  StepKeyRuns runs;
+  int64_t attributed_calls = 0;
+  if (launches) {
+    plan.launch_step = [&finder](const LaunchCall& call) {
+      return finder.StepOf(call.pid, call.tid, call.api_start_ns);
+    };
+    plan.on_launch = [&](const LaunchCall& call, int32_t step) {
+      int64_t key = keys.Of(call);
+      if (key >= 0) runs.Add(key, step);
+      attributed_calls += step != kNoStep;
+    };
+    plan.after_launches = [&runs] { runs.Freeze(); };
+    plan.op_step = [&](const GpuOp& op) {
+      int64_t key = keys.Of(op);
+      int32_t step = key < 0 ? kUnknownKey : runs.Find(key);
+      return step == kUnknownKey ? closed_windows.StepOf(op.start_ns) : step;
+    };
+  }
+  ASSIGN_OR_RETURN(std::vector<StepTotals> totals,
+                   Accumulate(inputs, policy, classifier, options, plan));
+  report.attribution = keys.kind == KeyChoice::kCorrelation   ? StepAttribution::kLaunchCorrelation
+                       : keys.kind == KeyChoice::kKernelStart ? StepAttribution::kLaunchKernelStart
+                                                              : StepAttribution::kGpuTimeWindow;
+  if (launches && (attributed_calls == 0 || keys.kind == KeyChoice::kUnknown)) {
+    // No launch call fell in a step range (or none can be joined): GPU time windows it is,
+    // and no per-step launch overlap.
+    plan.launch_step = nullptr;
+    plan.on_launch = nullptr;
+    plan.after_launches = nullptr;
+    plan.op_step = by_window;
+    report.attribution = StepAttribution::kGpuTimeWindow;
+    ASSIGN_OR_RETURN(totals, Accumulate(inputs, policy, classifier, options, plan));
+    launches = nullptr;
+  }
+  if (launches) report.launch_trace = launches->display_name;
+  for (size_t i = 0; i < ranges.size(); ++i) report.steps[i].totals = std::move(totals[i]);
+  report.outside = std::move(totals.back());
+  RETURN_IF_ERROR(Conclude(inputs, plan, policy, options, then, report));
+  return report;
+}
+
+Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& policy,
+                                     const Classifier& classifier, const StepsOptions& options,
+                                     const StepsConsumer& then, StepsReport report) {
+  ASSIGN_OR_RETURN(DetectedSteps detected, DetectStepsByPeriod([&](TraceSink& sink) {
+                     return ReadGpuSide(inputs.trace.gpu, sink).status();
+                   }));
+  if (!detected.found) {
+    return ErrorAt(inputs.trace.gpu.display_name, 0,
+                   "no step annotations and no repeating kernel sequence; give an NVTX trace "
+                   "and --steps REGEX");
+  }
+  report.source_detail = "period of " + std::to_string(detected.period) + " kernels";
+  const std::vector<size_t>& firsts = detected.first_kernels;
+  for (size_t i = 0; i < firsts.size(); ++i) {
+    size_t first = firsts[i];
+    size_t end = i + 1 < firsts.size() ? firsts[i + 1] : detected.kernel_count;
+    StepRecord r;
+    r.index = static_cast<int64_t>(i);
+    r.name = "kernels " + std::to_string(first) + ".." + std::to_string(end - 1);
+    bool first_or_last = i == 0 || i + 1 == firsts.size();
+    // A warm-up prefix or a cut-off tail: fewer kernels than a step by more than noise.
+    size_t short_by = std::max<size_t>(1, detected.period / 100);
+    if (first_or_last && end - first + short_by <= detected.period) r.flags |= kStepPartial;
+    report.steps.push_back(std::move(r));
+  }
+  std::vector<int64_t> starts = std::move(detected.starts_ns);
+
+  WindowStepFinder windows(std::move(starts));
+  Plan plan;
+  plan.step_count = report.steps.size();
+  plan.op_step = [&windows](const GpuOp& op) { return windows.StepOf(op.start_ns); };
+  const TraceInput* launches = LaunchSource(inputs);
+  int64_t joined = 0;
+  if (launches) {
+    // A launch belongs to the step of the kernel it launched.
+    plan.launch_step = [&windows](const LaunchCall& call) {
+      return call.kernel_start_ns < 0 ? kNoStep : windows.StepOf(call.kernel_start_ns);
+    };
+    plan.on_launch = [&joined](const LaunchCall& call, int32_t) {
+      joined += call.kernel_start_ns >= 0;
+    };
+  }
+  ASSIGN_OR_RETURN(std::vector<StepTotals> totals,
+                   Accumulate(inputs, policy, classifier, options, plan));
+  if (launches && joined > 0) report.launch_trace = launches->display_name;
+  for (size_t i = 0; i < report.steps.size(); ++i) report.steps[i].totals = std::move(totals[i]);
+  report.outside = std::move(totals.back());
+  RETURN_IF_ERROR(Conclude(inputs, plan, policy, options, then, report));
+  return report;
+}
+
+}  // namespace
+
+Result<StepsReport> AnalyzeSteps(const StepsInputs& inputs, const Policy& policy,
+                                 const StepsOptions& options) {
+  return AnalyzeStepsThen(inputs, policy, options, nullptr);
+}
+
+Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& policy,
+                                     const StepsOptions& options, const StepsConsumer& then) {
+  ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
+  StepsReport report;
+  report.gpu_trace = inputs.trace.gpu.display_name;
+
+  const TraceInput* range_file = inputs.ranges                                ? &*inputs.ranges
+                                 : HoldsLaunchesAndOps(inputs.trace.gpu.kind) ? &inputs.trace.gpu
+                                                                              : nullptr;
+  const bool by_regex = !options.range_regex.empty();
+  if (by_regex && !range_file) {
+    return Status::Error(
+        "--steps needs CPU ranges: give an nvtx_pushpop_trace CSV, an nsys SQLite export or a "
+        "PyTorch profiler trace");
+  }
+  std::vector<StepRange> ranges;
+  if (range_file) {
+    ASSIGN_OR_RETURN(std::unique_ptr<RangeCollector> collector,
+                     RangeCollector::Create(by_regex ? options.range_regex : kProfilerStepPattern));
+    RETURN_IF_ERROR(
+        ReadInput(range_file->path, range_file->display_name, range_file->kind, *collector)
+            .status());
+    ranges = collector->TakeSteps();
+    if (ranges.empty() && by_regex) {
+      std::string message = "no CPU range matches '" + options.range_regex + "' (" +
+                            std::to_string(collector->ranges_seen()) + " ranges";
+      const std::vector<std::string>& samples = collector->sample_names();
+      for (size_t i = 0; i < samples.size(); ++i) {
+        message += (i == 0 ? ", e.g. '" : "', '") + samples[i];
+        if (i + 1 == samples.size()) message += "'";
+      }
+      return ErrorAt(range_file->display_name, 0, message + ")");
+    }
+    if (!ranges.empty()) report.range_trace = range_file->display_name;
+  }
+
+  if (!ranges.empty()) {
+    report.source = by_regex ? StepSourceKind::kRanges : StepSourceKind::kProfilerStep;
+    report.source_detail = by_regex ? options.range_regex : std::string("ProfilerStep#N");
+    return FromRanges(inputs, policy, classifier, options, then, std::move(ranges),
+                      std::move(report));
+  }
+  report.source = StepSourceKind::kPeriodDetector;
+  report.attribution = StepAttribution::kGpuTimeWindow;
+  return FromKernelPeriod(inputs, policy, classifier, options, then, std::move(report));
+}
+
+}  // namespace stepstat

@@ -1,0 +1,166 @@
+#include "analysis/steps/steps_accumulate.h"
+
+#include <optional>
+
+#include "analysis/pipeline/launched_kernels_sink.h"
+#include "analysis/steps/step_overlap_meter.h"
+#include "analysis/steps/steps_sink.h"
+#include "analysis/pipeline/two_sides.h"
+#include "readers/nsys_sqlite.h"
+
+namespace stepstat {
+
+namespace {
+
+// A launch call's step, with the plan's bookkeeping done on the call when `bookkeep`.
+LaunchStepFn StepOfLaunch(const Plan& plan, bool bookkeep) {
+  if (!bookkeep || !plan.on_launch) return plan.launch_step;
+  return [&plan](const LaunchCall& call) {
+    int32_t step = plan.launch_step(call);
+    plan.on_launch(call, step);
+    return step;
+  };
+}
+
+// The launch pass of its own that a plan with after_launches needs: bookkeeping only.
+class LaunchBookkeepingSink : public TraceSink {
+ public:
+  explicit LaunchBookkeepingSink(const Plan& plan) : step_of_(StepOfLaunch(plan, true)) {}
+  Status OnGpuOps(std::span<const GpuOp>, const StringPool&) override { return Status::Ok(); }
+  Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool&) override {
+    for (const LaunchCall& call : calls) step_of_(call);
+    return Status::Ok();
+  }
+
+ private:
+  LaunchStepFn step_of_;
+};
+
+StepAccumulators MakeAccumulators(const Policy& policy, const Classifier& classifier,
+                                  const StepsOptions& options, const Plan& plan, bool buffered) {
+  return StepAccumulators(
+      plan.step_count, [&classifier](std::string_view name) { return classifier.Classify(name); },
+      static_cast<int>(policy.components.size()) + 1, options.dominant_kernel_fraction, buffered);
+}
+
+// Both readers at once, the launch/kernel overlap measured by a StepOverlapMeter; nullopt
+// when an input is not sorted by time.
+Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(const StepsInputs& inputs,
+                                                                   const Policy& policy,
+                                                                   const Classifier& classifier,
+                                                                   const StepsOptions& options,
+                                                                   const Plan& plan) {
+  const TraceInput& launches = *LaunchSource(inputs);
+  if (plan.after_launches) {
+    LaunchBookkeepingSink bookkeeping(plan);
+    RETURN_IF_ERROR(ReadLaunchSide(launches, bookkeeping).status());
+    plan.after_launches();
+  }
+  StepAccumulators steps = MakeAccumulators(policy, classifier, options, plan, false);
+  StepOverlapMeter meter(steps.size(), options.max_pending_components);
+  StepOverlapMeter::Producer launch_producer = meter.TakeProducer(StepOverlapMeter::kLaunches);
+  steps.UseMeter(meter.TakeProducer(StepOverlapMeter::kKernels));
+  std::vector<int64_t> calls(steps.size(), 0);
+  bool launches_unsorted = false;
+  // two_sides.h states the threads' contract: `steps` belongs to this thread (the GPU
+  // side); the launch side's sink, with the launch producer, lives on the launch thread.
+  SideStatuses statuses = ReadBothSides(
+      [&] {
+        StepGpuSink gpu_sink(steps, plan.op_step, inputs.trace.gpu.display_name);
+        Status read = ReadGpuSide(inputs.trace.gpu, gpu_sink).status();
+        steps.CloseMeter();
+        return read;
+      },
+      [&] {
+        // The bookkeeping was done by the pass above when the plan needed one.
+        StepMeterLaunchSink sink(std::move(launch_producer),
+                                 StepOfLaunch(plan, !plan.after_launches), calls,
+                                 launches.display_name);
+        Status read = ReadLaunchSide(launches, sink).status();
+        launches_unsorted = sink.unsorted();
+        return read;
+      },
+      [&meter] { meter.Abort(); });
+  if (steps.unsorted() || launches_unsorted) {
+    return std::optional<std::vector<StepTotals>>();
+  }
+  RETURN_IF_ERROR(FirstFailure(statuses));
+  steps.FinishOps();
+  std::vector<StepTotals> totals = steps.TakeTotals();
+  for (size_t i = 0; i < totals.size(); ++i) {
+    totals[i].launch_call_count = calls[i];
+    totals[i].launch_union_ns = meter.union_length(StepOverlapMeter::kLaunches, i);
+    totals[i].launch_overlap_ns = meter.overlap(i);
+  }
+  return std::optional(std::move(totals));
+}
+
+// Launch calls first, each step's launch union held, then the GPU operations: for input
+// out of order, which the streaming pass cannot take.
+Result<std::vector<StepTotals>> AccumulateHolding(const StepsInputs& inputs, const Policy& policy,
+                                                  const Classifier& classifier,
+                                                  const StepsOptions& options, const Plan& plan) {
+  for (bool buffered : {false, true}) {
+    StepAccumulators steps = MakeAccumulators(policy, classifier, options, plan, buffered);
+    if (plan.launch_step) {
+      StepLaunchSink launch_sink(steps, StepOfLaunch(plan, true));
+      const TraceInput& source = *LaunchSource(inputs);
+      RETURN_IF_ERROR(ReadLaunchSide(source, launch_sink).status());
+    }
+    steps.FinishLaunches();
+    if (plan.after_launches) plan.after_launches();
+    StepGpuSink gpu_sink(steps, plan.op_step, inputs.trace.gpu.display_name);
+    Status read = ReadGpuSide(inputs.trace.gpu, gpu_sink).status();
+    if (steps.unsorted() && !buffered) continue;
+    RETURN_IF_ERROR(read);
+    steps.FinishOps();
+    return steps.TakeTotals();
+  }
+  return Status::Error("unreachable");
+}
+
+}  // namespace
+
+bool HoldsLaunchesAndOps(InputKind kind) {
+  return kind == InputKind::kNsysSqlite || kind == InputKind::kKinetoJson;
+}
+
+const TraceInput* LaunchSource(const StepsInputs& inputs) {
+  if (inputs.trace.launches) return &*inputs.trace.launches;
+  InputKind kind = inputs.trace.gpu.kind;
+  if (HoldsLaunchesAndOps(kind) || kind == InputKind::kNsysKernExecTraceCsv) {
+    return &inputs.trace.gpu;
+  }
+  return nullptr;
+}
+
+Result<ReadReport> ReadGpuSide(const TraceInput& input, TraceSink& sink) {
+  if (input.kind == InputKind::kNsysSqlite) {
+    return ReadNsysSqliteGpuSide(input.path, input.display_name, sink);
+  }
+  LaunchedKernelsSink launched(sink, /*forward_launch_calls=*/false);
+  TraceSink& target =
+      input.kind == InputKind::kNsysKernExecTraceCsv ? static_cast<TraceSink&>(launched) : sink;
+  return ReadInput(input.path, input.display_name, input.kind, target);
+}
+
+Result<ReadReport> ReadLaunchSide(const TraceInput& input, TraceSink& sink) {
+  if (input.kind == InputKind::kNsysSqlite) {
+    return ReadNsysSqliteLaunchSide(input.path, input.display_name, sink);
+  }
+  return ReadInput(input.path, input.display_name, input.kind, sink);
+}
+
+Result<std::vector<StepTotals>> Accumulate(const StepsInputs& inputs, const Policy& policy,
+                                           const Classifier& classifier,
+                                           const StepsOptions& options, const Plan& plan) {
+  // A Kineto file would be parsed whole for each side, and its events are not in time order.
+  if (plan.launch_step && inputs.trace.gpu.kind != InputKind::kKinetoJson) {
+    ASSIGN_OR_RETURN(std::optional<std::vector<StepTotals>> streamed,
+                     AccumulateStreaming(inputs, policy, classifier, options, plan));
+    if (streamed) return std::move(*streamed);
+  }
+  return AccumulateHolding(inputs, policy, classifier, options, plan);
+}
+
+}  // namespace stepstat

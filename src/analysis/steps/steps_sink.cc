@@ -1,0 +1,183 @@
+#include "analysis/steps/steps_sink.h"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+#include "analysis/steps/steps_attribution.h"
+#include "analysis/pipeline/two_sides.h"
+
+namespace stepstat {
+
+StepAccumulators::StepAccumulators(size_t steps, ClassifyFn classify, int component_count,
+                                   double dominant_kernel_fraction, bool buffer_kernels)
+    : steps_(steps + 1),
+      classify_(std::move(classify)),
+      component_count_(component_count),
+      dominant_kernel_fraction_(dominant_kernel_fraction),
+      buffer_kernels_(buffer_kernels) {
+  for (Step& s : steps_) {
+    s.totals.component_time_ns.assign(static_cast<size_t>(component_count), 0);
+    s.totals.component_launches.assign(static_cast<size_t>(component_count), 0);
+  }
+}
+
+int StepAccumulators::ComponentOf(NameId name, const StringPool& names) {
+  if (pool_ != &names) {  // a new reader: its ids mean other names
+    pool_ = &names;
+    component_by_name_.clear();
+  }
+  if (name >= component_by_name_.size()) component_by_name_.resize(names.size(), -1);
+  int32_t& cached = component_by_name_[name];
+  if (cached < 0) cached = classify_(names.Get(name));
+  return std::clamp(cached, 0, component_count_ - 1);
+}
+
+void StepAccumulators::AddLaunch(int32_t step, const LaunchCall& call) {
+  Step& s = At(step);
+  ++s.totals.launch_call_count;
+  int64_t start = call.api_start_ns, end = call.api_end_ns();
+  if (s.launches_unsorted) {
+    s.launch_buffer.push_back({start, end});
+  } else if (!s.launch_union.InOrder(start)) {
+    s.launches_unsorted = true;
+    if (auto open = s.launch_union.Finish()) s.launch_components.push_back(*open);
+    // The components closed so far are a union of what came before; re-sort them with the rest.
+    s.launch_buffer = std::move(s.launch_components);
+    s.launch_components.clear();
+    s.launch_buffer.push_back({start, end});
+  } else if (auto closed = s.launch_union.Add(start, end)) {
+    s.launch_components.push_back(*closed);
+  }
+}
+
+void StepAccumulators::FinishLaunches() {
+  for (Step& s : steps_) {
+    if (s.launches_unsorted) {
+      s.launch_components = UnionOf(std::move(s.launch_buffer));
+      s.launch_buffer = {};
+    } else if (auto last = s.launch_union.Finish()) {
+      s.launch_components.push_back(*last);
+    }
+    for (const Interval& c : s.launch_components) s.totals.launch_union_ns += c.length();
+  }
+}
+
+void StepAccumulators::AddKernelComponent(Step& s, const Interval& k) {
+  s.gaps.Add(k);
+  std::vector<Interval>& launches = s.launch_components;
+  size_t& cursor = s.launch_cursor;
+  while (cursor < launches.size() && launches[cursor].end <= k.start) ++cursor;
+  for (size_t j = cursor; j < launches.size() && launches[j].start < k.end; ++j) {
+    s.totals.launch_overlap_ns +=
+        std::min(launches[j].end, k.end) - std::max(launches[j].start, k.start);
+  }
+}
+
+Status StepAccumulators::AddOp(int32_t step, const GpuOp& op, const StringPool& names,
+                               std::string_view source_name) {
+  Step& s = At(step);
+  StepTotals& t = s.totals;
+  int64_t end = op.end_ns();
+  if (t.operation_count == 0) {
+    t.first_start_ns = op.start_ns;
+    t.last_end_ns = end;
+  } else {
+    t.first_start_ns = std::min(t.first_start_ns, op.start_ns);
+    t.last_end_ns = std::max(t.last_end_ns, end);
+  }
+  ++t.operation_count;
+  if (op.kind != OpKind::kKernel) return Status::Ok();
+
+  ++t.kernel_count;
+  if (op.duration_ns > std::numeric_limits<int64_t>::max() - t.kernel_time_ns) {
+    return ErrorAt(source_name, op.line, "summed kernel time overflows 64-bit nanoseconds");
+  }
+  t.kernel_time_ns += op.duration_ns;
+  int component = ComponentOf(op.name, names);
+  t.component_time_ns[component] += op.duration_ns;
+  ++t.component_launches[component];
+  if (op.duration_ns > t.longest_kernel_ns) {
+    t.longest_kernel_ns = op.duration_ns;
+    s.longest_kernel = op.name;
+    if (!longest_names_.count(op.name)) longest_names_.emplace(op.name, names.Get(op.name));
+  }
+
+  if (meter_.open()) {
+    meter_batch_.push_back({static_cast<size_t>(&s - steps_.data()), {op.start_ns, end}});
+  }
+  if (buffer_kernels_) {
+    s.kernel_buffer.push_back({op.start_ns, end});
+  } else if (!s.kernel_union.InOrder(op.start_ns)) {
+    unsorted_ = true;
+    return ErrorAt(source_name, op.line, "kernels are not sorted by start");
+  } else if (auto closed = s.kernel_union.Add(op.start_ns, end)) {
+    AddKernelComponent(s, *closed);
+  }
+  return Status::Ok();
+}
+
+Status StepAccumulators::FlushMeter(std::string_view source_name) {
+  if (meter_.cancelled()) return CancelledByOtherSide();
+  if (meter_batch_.empty()) return Status::Ok();
+  bool in_order = meter_.Add(meter_batch_);
+  meter_batch_.clear();
+  if (in_order) return Status::Ok();
+  unsorted_ = true;
+  return ErrorAt(source_name, 0, "GPU operations are not sorted by start");
+}
+
+void StepAccumulators::FinishOps() {
+  for (Step& s : steps_) {
+    if (buffer_kernels_) {
+      for (const Interval& c : UnionOf(std::move(s.kernel_buffer))) AddKernelComponent(s, c);
+    } else if (auto last = s.kernel_union.Finish()) {
+      AddKernelComponent(s, *last);
+    }
+    s.totals.gap_count = s.gaps.count();
+    s.totals.gap_total_ns = s.gaps.total();
+    s.totals.gap_max_ns = s.gaps.maximum();
+    s.launch_components = {};
+    s.kernel_buffer = {};
+    StepTotals& t = s.totals;
+    int64_t span = t.operation_count ? t.last_end_ns - t.first_start_ns : 0;
+    if (t.kernel_count > 0 && static_cast<double>(t.longest_kernel_ns) >
+                                  dominant_kernel_fraction_ * static_cast<double>(span)) {
+      t.longest_kernel_name = longest_names_[s.longest_kernel];
+    }
+  }
+}
+
+std::vector<StepTotals> StepAccumulators::TakeTotals() {
+  std::vector<StepTotals> totals;
+  totals.reserve(steps_.size());
+  for (Step& s : steps_) totals.push_back(std::move(s.totals));
+  steps_.clear();
+  return totals;
+}
+
+Status StepLaunchSink::OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool&) {
+  for (const LaunchCall& call : calls) steps_.AddLaunch(step_of_(call), call);
+  return Status::Ok();
+}
+
+Status StepGpuSink::OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) {
+  for (const GpuOp& op : ops) RETURN_IF_ERROR(steps_.AddOp(step_of_(op), op, names, source_name_));
+  return steps_.FlushMeter(source_name_);
+}
+
+Status StepMeterLaunchSink::OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool&) {
+  if (meter_.cancelled()) return CancelledByOtherSide();
+  batch_.clear();
+  for (const LaunchCall& call : calls) {
+    int32_t step = step_of_(call);
+    size_t slot = step < 0 ? calls_.size() - 1 : static_cast<size_t>(step);
+    ++calls_[slot];
+    batch_.push_back({slot, {call.api_start_ns, call.api_end_ns()}});
+  }
+  if (meter_.Add(batch_)) return Status::Ok();
+  unsorted_ = true;
+  return ErrorAt(source_name_, 0, "launch calls are not sorted by API start");
+}
+
+}  // namespace stepstat

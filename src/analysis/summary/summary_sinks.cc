@@ -1,0 +1,144 @@
+#include "analysis/summary/summary_sinks.h"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+#include "analysis/pipeline/two_sides.h"
+
+namespace stepstat {
+
+namespace {
+
+// Both operands are non-negative (readers guarantee it).
+bool AddChecked(int64_t& total, int64_t value) {
+  if (value > std::numeric_limits<int64_t>::max() - total) return false;
+  total += value;
+  return true;
+}
+
+// Union components are built here in order; the meter refusing them is a bug, not input.
+Status OutOfOrder() { return Status::Error("internal error: union components out of order"); }
+
+}  // namespace
+
+bool ComponentBatcher::Flush() {
+  bool in_order = producer_.Add(batch_);
+  batch_.clear();
+  return in_order;
+}
+
+bool ComponentBatcher::Close() {
+  bool in_order = Flush();
+  producer_.Close();
+  return in_order;
+}
+
+GpuTotalsSink::GpuTotalsSink(std::string source_name, const Classifier& classifier,
+                             OverlapMeter::Producer kernels, bool assume_sorted)
+    : source_name_(std::move(source_name)),
+      classifier_(classifier),
+      meter_(std::move(kernels)),
+      assume_sorted_(assume_sorted) {
+  totals_.component_time_ns.assign(static_cast<size_t>(classifier.other_index()) + 1, 0);
+  totals_.component_launches.assign(totals_.component_time_ns.size(), 0);
+}
+
+int GpuTotalsSink::ComponentOf(NameId name, const StringPool& names) {
+  if (name >= component_by_name_.size()) component_by_name_.resize(names.size(), -1);
+  int32_t& cached = component_by_name_[name];
+  if (cached < 0) cached = classifier_.Classify(names.Get(name));
+  return cached;
+}
+
+Status GpuTotalsSink::AddKernelComponent(const Interval& component) {
+  gaps_.Add(component);
+  return meter_.Add(component) ? Status::Ok() : OutOfOrder();
+}
+
+Status GpuTotalsSink::OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) {
+  if (meter_.cancelled()) return CancelledByOtherSide();
+  for (const GpuOp& op : ops) {
+    int64_t end = op.end_ns();
+    if (totals_.operation_count == 0) {
+      totals_.first_start_ns = op.start_ns;
+      totals_.last_end_ns = end;
+    } else {
+      totals_.first_start_ns = std::min(totals_.first_start_ns, op.start_ns);
+      totals_.last_end_ns = std::max(totals_.last_end_ns, end);
+    }
+    ++totals_.operation_count;
+    if (op.kind != OpKind::kKernel) continue;
+
+    ++totals_.kernel_count;
+    int component = ComponentOf(op.name, names);
+    // A component's time is part of the kernel time, so one check covers both.
+    if (!AddChecked(totals_.kernel_time_ns, op.duration_ns)) {
+      return ErrorAt(source_name_, op.line, "summed kernel time overflows 64-bit nanoseconds");
+    }
+    totals_.component_time_ns[component] += op.duration_ns;
+    ++totals_.component_launches[component];
+
+    if (!assume_sorted_) {
+      kernel_intervals_.push_back({op.start_ns, end});
+    } else if (!kernel_union_.InOrder(op.start_ns)) {
+      unsorted_ = true;
+      return Status::Error("kernels are not sorted by start");
+    } else if (auto closed = kernel_union_.Add(op.start_ns, end)) {
+      RETURN_IF_ERROR(AddKernelComponent(*closed));
+    }
+  }
+  return Status::Ok();
+}
+
+Status GpuTotalsSink::Finish() {
+  if (!assume_sorted_) {
+    for (const Interval& c : UnionOf(std::exchange(kernel_intervals_, {}))) {
+      RETURN_IF_ERROR(AddKernelComponent(c));
+    }
+  }
+  if (auto last = kernel_union_.Finish()) RETURN_IF_ERROR(AddKernelComponent(*last));
+  if (!meter_.Close()) return OutOfOrder();
+  totals_.gap_count = gaps_.count();
+  totals_.gap_total_ns = gaps_.total();
+  totals_.gap_max_ns = gaps_.maximum();
+  return Status::Ok();
+}
+
+LaunchTotalsSink::LaunchTotalsSink(OverlapMeter::Producer launches, bool assume_sorted)
+    : meter_(std::move(launches)), assume_sorted_(assume_sorted) {}
+
+Status LaunchTotalsSink::AddLaunchComponent(const Interval& component) {
+  // Components are disjoint and lie in [0, INT64_MAX], so their sum cannot overflow.
+  totals_.union_ns += component.length();
+  return meter_.Add(component) ? Status::Ok() : OutOfOrder();
+}
+
+Status LaunchTotalsSink::OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool&) {
+  if (meter_.cancelled()) return CancelledByOtherSide();
+  for (const LaunchCall& call : calls) {
+    ++totals_.call_count;
+    int64_t end = call.api_end_ns();
+    if (!assume_sorted_) {
+      launch_intervals_.push_back({call.api_start_ns, end});
+    } else if (!launch_union_.InOrder(call.api_start_ns)) {
+      unsorted_ = true;
+      return Status::Error("launch calls are not sorted by start");
+    } else if (auto closed = launch_union_.Add(call.api_start_ns, end)) {
+      RETURN_IF_ERROR(AddLaunchComponent(*closed));
+    }
+  }
+  return Status::Ok();
+}
+
+Status LaunchTotalsSink::Finish() {
+  if (!assume_sorted_) {
+    for (const Interval& c : UnionOf(std::exchange(launch_intervals_, {}))) {
+      RETURN_IF_ERROR(AddLaunchComponent(c));
+    }
+  }
+  if (auto last = launch_union_.Finish()) RETURN_IF_ERROR(AddLaunchComponent(*last));
+  return meter_.Close() ? Status::Ok() : OutOfOrder();
+}
+
+}  // namespace stepstat
