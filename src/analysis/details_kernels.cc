@@ -86,8 +86,7 @@ Result<std::vector<KernelDetails>> ListKernelsOfSummary(const TraceInput& input,
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
   ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source,
                    OpenByteSource(input.path, input.display_name));
-  ASSIGN_OR_RETURN(std::vector<KernelSumRow> rows,
-                   ReadNsysGpuKernSum(*source, input.display_name));
+  ASSIGN_OR_RETURN(std::vector<KernelSumRow> rows, ReadNsysGpuKernSum(*source, input.display_name));
   std::vector<KernelDetails> kernels;
   kernels.reserve(rows.size());
   for (KernelSumRow& row : rows) {

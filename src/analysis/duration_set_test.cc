@@ -40,7 +40,8 @@ TEST(DurationSet, MatchesAFullSortAcrossCompactions) {
         std::vector<int64_t> sorted = all;
         std::sort(sorted.begin(), sorted.end());
         size_t n = sorted.size();
-        double want = (static_cast<double>(sorted[(n - 1) / 2]) + static_cast<double>(sorted[n / 2])) / 2;
+        double want =
+            (static_cast<double>(sorted[(n - 1) / 2]) + static_cast<double>(sorted[n / 2])) / 2;
         ASSERT_EQ(set.Median(), want) << "spread " << spread << " after " << n;
         ASSERT_EQ(set.Min(), sorted.front());
         ASSERT_EQ(set.count(), static_cast<int64_t>(n));

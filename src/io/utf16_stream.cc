@@ -16,8 +16,7 @@ constexpr size_t kChunk = 64 << 10;
 
 class Utf16ToUtf8Stream final : public InputStream {
  public:
-  Utf16ToUtf8Stream(std::unique_ptr<InputStream> in, bool big_endian,
-                    std::string_view display_name)
+  Utf16ToUtf8Stream(std::unique_ptr<InputStream> in, bool big_endian, std::string_view display_name)
       : in_(std::move(in)), big_endian_(big_endian), name_(display_name), chunk_(kChunk) {}
 
   Result<size_t> Read(char* dest, size_t capacity) override {

@@ -64,7 +64,8 @@ TEST(Utf16Stream, LittleAndBigEndianReadAsUtf8) {
   // ASCII, two- and three-byte characters, and one outside the BMP (a surrogate pair);
   // long enough to cross the transcoder's 64 KiB chunks many times.
   std::string text;
-  for (int i = 0; i < 20000; ++i) text += "k\xC3\xA9rnel,\xE2\x80\xA6,\xF0\x9F\x98\x80," + std::to_string(i) + "\r\n";
+  for (int i = 0; i < 20000; ++i)
+    text += "k\xC3\xA9rnel,\xE2\x80\xA6,\xF0\x9F\x98\x80," + std::to_string(i) + "\r\n";
   for (bool big_endian : {false, true}) {
     fs::path path = WriteTemp(big_endian ? "be" : "le", ToUtf16(text, big_endian));
     Result<std::string> read = ReadAll(path);

@@ -75,7 +75,8 @@ TEST(NsysGpuKernSumRealData, EveryRealKernSumReads) {
       Read(kRealDir / "hcc_h100nvl_kmeans_cc_cuda_gpu_kern_sum.csv");
   ASSERT_TRUE(rows.ok());
   const KernelSumRow& first = rows->front();
-  EXPECT_EQ(first.name, "recenter_step1(float *, float *, int *, int *, float *, float *, int *, int)");
+  EXPECT_EQ(first.name,
+            "recenter_step1(float *, float *, int *, int *, float *, float *, int *, int)");
   EXPECT_EQ(first.total_ns, 18132410711);
   EXPECT_EQ(first.instances, 100);
   EXPECT_EQ(first.mean_ns, 181324107.1);

@@ -7,8 +7,8 @@
 #include "readers/kineto_json.h"
 #include "readers/nsys_csv_header.h"
 #include "readers/nsys_csv_nvtx.h"
-#include "readers/nsys_csv_table.h"
 #include "readers/nsys_csv_readers.h"
+#include "readers/nsys_csv_table.h"
 #include "readers/nsys_rep.h"
 #include "readers/nsys_sqlite.h"
 

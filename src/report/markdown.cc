@@ -139,10 +139,10 @@ std::string StepStatsToMarkdown(const StepStats& s, const Details* details,
   if (union_busy_percent) {
     rows.push_back({"GPU busy (union of kernels), % of span", FormatPercent(*union_busy_percent)});
   }
-  rows.push_back({"idle gaps between kernels",
-                  FormatCount(s.launch_gaps.positive_gap_count) + " gaps, " +
-                      FormatMs(s.launch_gaps.total_ns) + " ms, longest " +
-                      FormatMs(s.launch_gaps.maximum_ns) + " ms"});
+  rows.push_back({"idle gaps between kernels", FormatCount(s.launch_gaps.positive_gap_count) +
+                                                   " gaps, " + FormatMs(s.launch_gaps.total_ns) +
+                                                   " ms, longest " +
+                                                   FormatMs(s.launch_gaps.maximum_ns) + " ms"});
   if (s.cpu_gpu_overlap) {
     rows.push_back(
         {"launch API time (union)", FormatMs(s.cpu_gpu_overlap->launch_api_union_ns) + " ms"});

@@ -57,9 +57,9 @@ std::string KernelListingToMarkdown(const KernelListing& l) {
   std::vector<std::string> ms = FormatMsColumn(times);
   for (size_t i = 0; i < l.kernels.size(); ++i) {
     const KernelDetails& k = l.kernels[i];
-    out += "| " + EscapeForMarkdown(k.component) + " | " + FormatCount(k.launches) + " | " +
-           ms[i] + " | " + FormatPercent(Percent(k.total_ns, l.kernel_time_ns)) +
-           " | " + EscapeForMarkdown(k.name) + " |\n";
+    out += "| " + EscapeForMarkdown(k.component) + " | " + FormatCount(k.launches) + " | " + ms[i] +
+           " | " + FormatPercent(Percent(k.total_ns, l.kernel_time_ns)) + " | " +
+           EscapeForMarkdown(k.name) + " |\n";
   }
   return out;
 }

@@ -178,11 +178,10 @@ std::string StepStatsToTable(const StepStats& s, const Details* details, const T
                 FormatCount(s.kernel_count) + " kernels, " +
                     FormatCount(s.gpu_operation_count - s.kernel_count) + " memory operations"});
   overview.Row({"kernel time (sum)", FormatMs(s.kernel_time_ns) + " ms",
-                FormatPercent(s.kernel_busy_percent_of_span) +
-                    " % of span (a sum: concurrent kernels can pass 100)"});
+                FormatPercent(s.kernel_busy_percent_of_span) + " % of span (a sum: can pass 100)"});
   if (union_busy_percent) {
     overview.Row({"GPU busy (union)", FormatPercent(*union_busy_percent) + " %",
-                  "of span with at least one kernel running"});
+                  "of span with any kernel running"});
   }
   overview.Row({"idle gaps between kernels", FormatMs(s.launch_gaps.total_ns) + " ms",
                 FormatCount(s.launch_gaps.positive_gap_count) + " gaps, longest " +
@@ -202,15 +201,14 @@ std::string StepStatsToTable(const StepStats& s, const Details* details, const T
   components.Column("component", TextTable::kLeft)
       .Column("ms", TextTable::kRight)
       .Column("% of summed kernel time", TextTable::kRight)
-      .Column("", TextTable::kLeft)
+      .Column("", TextTable::kLeft, ColumnFit{1, 0})  // the bar repeats the percentage
       .Column("launches", TextTable::kRight);
   std::vector<int64_t> times;
   for (const ComponentStats& c : s.components) times.push_back(c.time_ns);
   std::vector<std::string> ms = FormatMsColumn(times);
   for (size_t i = 0; i < s.components.size(); ++i) {
     const ComponentStats& c = s.components[i];
-    components.Row({DisplayName(c.name, 40, style), ms[i],
-                    FormatPercent(c.percent_of_kernel_time),
+    components.Row({DisplayName(c.name, 40, style), ms[i], FormatPercent(c.percent_of_kernel_time),
                     Bar(c.percent_of_kernel_time / 100.0, 24, style), FormatCount(c.launches)});
   }
   out += "Components\n" + components.Render(2, style);

@@ -64,8 +64,7 @@ std::string DisplayName(std::string_view name, size_t width, const TextStyle& st
 /// The summary, plus the details sections when `details` is not null.
 /// `union_busy_percent`, when known, is shown beside the summed busy % so that a sum over
 /// concurrent streams past 100 % is not misread.
-std::string StepStatsToTable(const StepStats& stats, const Details* details,
-                             const TextStyle& style,
+std::string StepStatsToTable(const StepStats& stats, const Details* details, const TextStyle& style,
                              std::optional<double> union_busy_percent = std::nullopt);
 
 /// The details sections alone (table_details.cc).

@@ -2,9 +2,9 @@
 // checking policies.
 #include <CLI/CLI.hpp>
 #include <filesystem>
-#include <system_error>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "command_support.h"
@@ -64,7 +64,9 @@ int RunClassify(const ClassifyOptions& options) {
 
   std::string text;
   switch (ChooseFormat(options.format, options.output)) {
-    case OutputFormat::kTable: text = KernelListingToTable(listing, StdoutTextStyle(options.output)); break;
+    case OutputFormat::kTable:
+      text = KernelListingToTable(listing, StdoutTextStyle(options.output));
+      break;
     case OutputFormat::kMarkdown: text = KernelListingToMarkdown(listing); break;
     case OutputFormat::kJson: text = KernelListingToJson(listing); break;
     case OutputFormat::kCsv: text = KernelListingToCsv(listing); break;

@@ -102,9 +102,10 @@ void AddSummarizeCommand(CLI::App& app, Action& action) {
   cmd->add_flag("--details", options->details,
                 "Add per-device/stream unions and gaps, memory operations, top kernels, "
                 "classification coverage, launch-path percentiles and data-quality counts");
-  CLI::Option* step = cmd->add_option("--step", options->step,
-                  "Summarize one step of a whole run: its index, or 'median' (the steady-state "
-                  "step closest to the median span); steps as in 'stepstat steps'");
+  CLI::Option* step =
+      cmd->add_option("--step", options->step,
+                      "Summarize one step of a whole run: its index, or 'median' (the steady-state "
+                      "step closest to the median span); steps as in 'stepstat steps'");
   // --steps alone would be silently ignored: the plain summary does not cut steps.
   cmd->add_option("--steps", options->steps_regex,
                   "With --step: RE2 pattern over NVTX range names that marks the steps")
