@@ -4,6 +4,7 @@
 // file, the input untouched. The binary runs in a scratch copy, so a regression damages no
 // fixture of the repository.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -26,9 +27,11 @@ std::string ReadAll(const fs::path& path) {
 class OutputOverInput : public testing::Test {
  protected:
   void SetUp() override {
+    // The process id too: other worktrees on this machine run the same tests in the same /tmp.
     dir_ = fs::temp_directory_path() /
            ("stepstat_output_over_input_" +
-            std::string(testing::UnitTest::GetInstance()->current_test_info()->name()));
+            std::string(testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+            std::to_string(getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     fs::path golden = fs::path(STEPSTAT_SOURCE_DIR) / "tests" / "golden" / "steps-nvtx-table";

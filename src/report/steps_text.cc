@@ -132,24 +132,6 @@ std::string Preamble(const StepsReport& report) {
   return text;
 }
 
-// Prose wrapped at spaces to `width` columns (0: one line); a word longer than that stays whole.
-std::string Wrap(const std::string& text, size_t width) {
-  if (width == 0) return text;
-  std::string out, line;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t end = std::min(text.find(' ', start), text.size());
-    std::string word = text.substr(start, end - start);
-    if (!line.empty() && DisplayWidth(line) + 1 + DisplayWidth(word) > width) {
-      out += line + '\n';
-      line.clear();
-    }
-    line += (line.empty() ? "" : " ") + word;
-    start = end + 1;
-  }
-  return out + line;
-}
-
 std::string Text(const Table& table, const TextStyle& style) {
   TextTable text;
   for (const Column& c : table.columns) {
@@ -191,7 +173,7 @@ std::string Markdown(const Table& table) {
 std::string StepsToTable(const StepsReport& report, const Policy& policy, size_t width,
                          bool unicode) {
   TextStyle style{unicode, width};
-  std::string preamble = Wrap(EscapeForTerminal(Preamble(report)), width);
+  std::string preamble = WrapText(EscapeForTerminal(Preamble(report)), width);
   return preamble + "\n\n" + Text(StepTable(report, policy), style) + "\nsteady state (" +
          std::to_string(report.steady_count) + " steps; times in ms)\n" +
          Text(DistributionTable(report), style);

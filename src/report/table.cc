@@ -54,7 +54,8 @@ std::string TextTable::Render(size_t indent, const TextStyle& style) const {
     const std::vector<size_t> natural = widths;
     for (size_t i = 0; i < widths.size() && total() > style.width; ++i) {
       if (fits_[i].shrink == 0 || widths[i] <= fits_[i].shrink) continue;
-      widths[i] = std::max(fits_[i].shrink, widths[i] - (total() - style.width));
+      const size_t excess = total() - style.width;
+      widths[i] = widths[i] > fits_[i].shrink + excess ? widths[i] - excess : fits_[i].shrink;
     }
     while (total() > style.width) {
       size_t victim = widths.size();
@@ -114,6 +115,27 @@ std::vector<std::string> FormatMsColumn(const std::vector<int64_t>& ns) {
   out.reserve(ns.size());
   for (int64_t v : ns) out.push_back(Printf(format, static_cast<double>(v) / 1e6));
   return out;
+}
+
+std::string WrapText(std::string_view text, size_t width, size_t indent) {
+  if (width == 0) return std::string(text);
+  std::string out, line;
+  bool has_word = false;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = std::min(text.find(' ', start), text.size());
+    std::string_view word = text.substr(start, end - start);
+    if (has_word && DisplayWidth(line) + 1 + DisplayWidth(word) > width) {
+      out += line + '\n';
+      line = std::string(indent, ' ');
+      has_word = false;
+    }
+    if (has_word) line += ' ';
+    line += word;
+    has_word = true;
+    start = end + 1;
+  }
+  return out + line;
 }
 
 std::string FormatPercent(double percent) { return Printf("%.1f", percent); }

@@ -50,6 +50,9 @@ std::string FormatMs(int64_t ns);
 /// A column of milliseconds at one precision, chosen by its largest value as FormatMs
 /// chooses for one value (zero included: "0.000000" beside "0.001000", never "0").
 std::vector<std::string> FormatMsColumn(const std::vector<int64_t>& ns);
+/// Prose wrapped at spaces to `width` columns (0: unwrapped), continuation lines indented by
+/// `indent` spaces; a word longer than a line stays whole. No final newline is added.
+std::string WrapText(std::string_view text, size_t width, size_t indent = 0);
 /// One decimal: "42.1".
 std::string FormatPercent(double percent);
 /// Thousands grouped: "27,005".
