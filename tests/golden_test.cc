@@ -59,7 +59,7 @@ TEST_P(Golden, MatchesExpectedOutput) {
   // Output that depends on the terminal's abilities (Unicode bars) must not depend on the
   // developer's locale: every case runs in one fixed environment, plus its optional `env`
   // file (VAR=value lines, e.g. NO_COLOR=1).
-  std::string environment = "env -u NO_COLOR LC_ALL=C.UTF-8 TERM=xterm";
+  std::string environment = "env -u NO_COLOR -u COLUMNS LC_ALL=C.UTF-8 TERM=xterm";
   if (fs::exists(dir / "env")) {
     std::istringstream lines(ReadAll(dir / "env"));
     for (std::string line; std::getline(lines, line);) {

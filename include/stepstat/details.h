@@ -61,6 +61,9 @@ struct KernelDetails {
   int64_t total_ns = 0;
   double mean_ns = 0.0;
   int64_t max_ns = 0;
+  /// Filled by ListKernels only (`classify`): the details pass keeps no per-launch durations.
+  int64_t min_ns = 0;
+  double median_ns = 0.0;  ///< the mean of the two middle durations for an even count
 };
 
 /// Percentiles of a duration distribution kept in a log-linear histogram (see `precision`).
@@ -138,5 +141,10 @@ Result<StepStats> SummarizeWithDetails(const SummaryInputs& inputs, const Policy
 /// Every distinct kernel name of the GPU side of `inputs` with its component under
 /// `policy`, launches and times, by total time (most first). For writing policies.
 Result<std::vector<KernelDetails>> ListKernels(const SummaryInputs& inputs, const Policy& policy);
+
+/// The same from an nsys cuda_gpu_kern_sum report (`input.kind` kNsysGpuKernSumCsv), whose
+/// rows already hold each name's instances, total, average, median, minimum and maximum.
+Result<std::vector<KernelDetails>> ListKernelsOfSummary(const TraceInput& input,
+                                                        const Policy& policy);
 
 }  // namespace stepstat

@@ -20,6 +20,8 @@ enum class InputKind {
   kNsysSqlite,            ///< nsys export --type sqlite
   kKinetoJson,            ///< PyTorch profiler trace
   kNsysRep,               ///< .nsys-rep: read through `nsys export --type sqlite`
+  /// nsys stats cuda_gpu_kern_sum: per-name totals, not a trace. Only `classify` reads it.
+  kNsysGpuKernSumCsv,
 };
 
 std::string_view InputKindName(InputKind kind);

@@ -168,8 +168,11 @@ std::string StepsToJson(const StepsReport& report, const Policy& policy);
 /// 100k steps is 160 MB of JSON, which need not sit in memory.
 void WriteStepsJson(const StepsReport& report, const Policy& policy,
                     const std::function<void(std::string_view)>& write);
-/// One aligned text row per step, then the steady-state distribution.
-std::string StepsToTable(const StepsReport& report, const Policy& policy);
+/// One aligned text row per step, then the steady-state distribution. With `width` (> 0)
+/// the least important columns are left out and long names elided to fit that many columns.
+/// `unicode`: the ellipsis is "…", else "...".
+std::string StepsToTable(const StepsReport& report, const Policy& policy, size_t width = 0,
+                         bool unicode = true);
 /// The same as GitHub Markdown tables.
 std::string StepsToMarkdown(const StepsReport& report, const Policy& policy);
 

@@ -35,6 +35,14 @@ Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::filesystem::path& 
     return BufferedSource(
         ZstdStream(PrefixedStream(std::move(magic), std::move(stream)), display_name));
   }
+  // A byte order mark of UTF-16: what Windows PowerShell's `>` writes. Transcoded so that
+  // every reader sees the same UTF-8 text as from nsys itself.
+  if (StartsWith(magic, "\xff\xfe") || StartsWith(magic, "\xfe\xff")) {
+    const bool big_endian = magic[0] == '\xfe';
+    return BufferedSource(
+        Utf16ToUtf8(PrefixedStream(std::move(magic), std::move(stream)), big_endian, display_name),
+        kReadBufferBytes);
+  }
   // Plain files are read into one reused 256 KiB buffer rather than mapped: measured on a
   // 900 MB gpu trace (bench/results/csv-reader-*.md) the scanner spends ~35% less CPU when
   // its input sits in L2 than when it walks mapped page-cache pages, even counting the

@@ -35,6 +35,10 @@ std::unique_ptr<InputStream> GzipStream(std::unique_ptr<InputStream> compressed,
 std::unique_ptr<InputStream> ZstdStream(std::unique_ptr<InputStream> compressed,
                                         std::string_view display_name);
 
+/// Transcodes UTF-16 (little- or big-endian; a leading byte order mark is dropped) to UTF-8.
+std::unique_ptr<InputStream> Utf16ToUtf8(std::unique_ptr<InputStream> utf16, bool big_endian,
+                                         std::string_view display_name);
+
 /// Returns `prefix` first, then the rest of `rest`: puts sniffed magic bytes back in front.
 std::unique_ptr<InputStream> PrefixedStream(std::string prefix, std::unique_ptr<InputStream> rest);
 

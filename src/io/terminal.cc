@@ -1,5 +1,6 @@
 #include "io/terminal.h"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -22,6 +23,19 @@ bool NamesUtf8(std::string locale) {
 }  // namespace
 
 bool StdoutIsTerminal() { return isatty(STDOUT_FILENO) == 1; }
+
+size_t StdoutColumns() {
+  if (const char* columns = Env("COLUMNS")) {
+    char* end = nullptr;
+    long value = std::strtol(columns, &end, 10);
+    if (*end == '\0' && value > 0) return static_cast<size_t>(value);
+  }
+  struct winsize size {};
+  if (StdoutIsTerminal() && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
+    return size.ws_col;
+  }
+  return 0;
+}
 
 bool TerminalAllowsUnicode() {
   if (Env("NO_COLOR") != nullptr) return false;

@@ -38,5 +38,18 @@ TEST(TerminalAllowsUnicode, FollowsLocaleNoColorAndDumbTerminals) {
   EXPECT_FALSE(TerminalAllowsUnicode());
 }
 
+TEST(StdoutColumns, ColumnsWinsAndNonsenseIsIgnored) {
+  setenv("COLUMNS", "80", 1);
+  EXPECT_EQ(StdoutColumns(), 80u);
+  // Without a usable COLUMNS a terminal gives its own width: only a pipe (ctest) gives 0.
+  if (StdoutIsTerminal()) GTEST_SKIP() << "stdout is a terminal";
+  setenv("COLUMNS", "wide", 1);
+  EXPECT_EQ(StdoutColumns(), 0u);
+  setenv("COLUMNS", "-5", 1);
+  EXPECT_EQ(StdoutColumns(), 0u);
+  unsetenv("COLUMNS");
+  EXPECT_EQ(StdoutColumns(), 0u);
+}
+
 }  // namespace
 }  // namespace stepstat

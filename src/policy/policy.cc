@@ -173,7 +173,8 @@ Status PolicyParser::ParsePolicyTable(const toml::node& node, Policy* policy) co
   if (policy->name.empty()) {
     return Error(table->get("name")->source(), "[policy]: 'name' must not be empty");
   }
-  RETURN_IF_ERROR(ReadString(*table, "[policy]", "description", true, &policy->description));
+  // Descriptions are for readers of the output; a policy without them still classifies.
+  RETURN_IF_ERROR(ReadString(*table, "[policy]", "description", false, &policy->description));
   if (const toml::node* flag = table->get("case_sensitive")) {
     const toml::value<bool>* value = flag->as_boolean();
     if (value == nullptr) {
@@ -223,7 +224,7 @@ Status PolicyParser::ParseComponents(const toml::node& node, Policy* policy) con
       return Error(name_place, context + ": duplicate name (first defined at line " +
                                    std::to_string(it->second) + ")");
     }
-    RETURN_IF_ERROR(ReadString(table, context, "description", true, &rule.description));
+    RETURN_IF_ERROR(ReadString(table, context, "description", false, &rule.description));
     RETURN_IF_ERROR(
         ReadPatterns(table, context, "patterns", true, policy->case_sensitive, &rule.patterns));
     RETURN_IF_ERROR(

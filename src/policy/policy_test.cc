@@ -61,6 +61,22 @@ patterns = ['x']
   EXPECT_EQ(policy->other_description, "all unmatched kernels");
 }
 
+// Issue 13: a policy without descriptions failed, though the README never said they were
+// required. They are optional and default to empty.
+TEST(ParsePolicy, DescriptionsAreOptional) {
+  Result<Policy> policy = ParsePolicy(R"([policy]
+name = "p"
+[[component]]
+name = "c"
+patterns = ['x']
+)",
+                                      "p.toml");
+  ASSERT_TRUE(policy.ok()) << policy.status().message();
+  EXPECT_EQ(policy->description, "");
+  ASSERT_EQ(policy->components.size(), 1u);
+  EXPECT_EQ(policy->components[0].description, "");
+}
+
 struct BadPolicy {
   const char* what;
   std::string toml;
@@ -126,9 +142,6 @@ INSTANTIATE_TEST_SUITE_P(
         BadPolicy{"component name not a string",
                   WithHeader("[[component]]\nname = 7\ndescription = \"o\"\npatterns = ['x']\n"),
                   "my.toml:5: component #1: 'name' must be a string, not an integer"},
-        BadPolicy{"missing description",
-                  WithHeader("[[component]]\nname = \"c\"\npatterns = ['x']\n"),
-                  "my.toml:4: component 'c': missing 'description'"},
         BadPolicy{"component as a plain table",
                   WithHeader("[component]\nname = \"c\"\ndescription = \"o\"\npatterns = ['x']\n"),
                   "my.toml:4: 'component' must be an array of tables: write [[component]], not "

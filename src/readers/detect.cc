@@ -49,11 +49,16 @@ Result<InputKind> DetectInputKind(const std::filesystem::path& path,
 
   CsvScanner scanner(*source, display_name);
   std::optional<InputKind> kind;
-  auto found = scanner.SkipLinesUntil([&kind](std::string_view line) {
+  std::optional<std::string> summary;
+  auto found = scanner.SkipLinesUntil([&kind, &summary](std::string_view line) {
     kind = ClassifyNsysCsvHeader(line);
-    return kind.has_value();
+    if (!kind) summary = NsysUnusableSummaryReport(line);
+    return kind.has_value() || summary.has_value();
   });
   if (found.ok() && found.value() && kind) return *kind;
+  if (found.ok() && found.value() && summary) {
+    return ErrorAt(display_name, 0, SummaryIsNotATrace(*summary));
+  }
   return ErrorAt(display_name, 0,
                  "unknown format (expected an nsys cuda_gpu_trace, cuda_kern_exec_trace or "
                  "cuda_api_trace CSV, an nsys SQLite export or a PyTorch profiler JSON trace)");

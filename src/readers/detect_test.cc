@@ -80,8 +80,15 @@ TEST(DetectTest, Errors) {
   const std::string unknown =
       ": unknown format (expected an nsys cuda_gpu_trace, cuda_kern_exec_trace or cuda_api_trace "
       "CSV, an nsys SQLite export or a PyTorch profiler JSON trace)";
+  // Issue 13: a kern_sum is a kind (classify reads it); other summaries are named.
   EXPECT_EQ(Detect("sum.csv", "Time (%),Total Time (ns),Instances,Avg (ns),Name\n1,2,3,4,k\n"),
-            "sum.csv" + unknown);
+            "nsys cuda_gpu_kern_sum CSV");
+  EXPECT_EQ(
+      Detect("api.csv", "Time (%),Total Time (ns),Num Calls,Avg (ns),Med (ns),Name\n1,2,3,4,5,k\n"),
+      "api.csv: an nsys cuda_api_sum summary report holds totals, not the trace that "
+      "summarize and steps need: export cuda_gpu_trace (nsys stats --report "
+      "cuda_gpu_trace,cuda_kern_exec_trace --format csv --output run report.nsys-rep); "
+      "`stepstat classify` reads a cuda_gpu_kern_sum report");
   EXPECT_EQ(Detect("x.bin", std::string("\x7f"
                                         "ELF\0\0\0",
                                         7)),

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "readers/nsys_csv_header.h"
 #include "stepstat/step_stats.h"
 
 namespace stepstat {
@@ -18,11 +19,15 @@ bool IsFile(const std::string& name) {
 
 // `nsys stats` names each report's file <base>_<report>.csv; before 2021.2 the GPU trace
 // report was called gputrace.
+// Each may be compressed (the byte source detects .gz and .zst by their magic); the plain
+// file wins when both exist.
 std::optional<std::string> FirstExisting(const std::string& base,
                                          std::initializer_list<const char*> suffixes) {
   for (const char* suffix : suffixes) {
-    std::string name = base + suffix;
-    if (IsFile(name)) return name;
+    for (const char* compression : {"", ".gz", ".zst"}) {
+      std::string name = base + suffix + compression;
+      if (IsFile(name)) return name;
+    }
   }
   return std::nullopt;
 }
@@ -49,7 +54,8 @@ Result<SummaryInputs> ResolveInputs(const std::vector<std::string>& args) {
       // A name with an extension was meant as a file, not as an nsys output base.
       if (fs::path(arg).has_extension()) return ErrorAt(arg, 0, "no such file");
       return ErrorAt(arg, 0,
-                     "no such file, and no nsys output " + arg + "_cuda_gpu_trace.csv beside it");
+                     "no such file, and no nsys output " + arg +
+                         "_cuda_gpu_trace.csv (or .csv.gz, .csv.zst) beside it");
     }
     ASSIGN_OR_RETURN(TraceInput gpu_input, Detected(*gpu));
     files.push_back(std::move(gpu_input));
@@ -88,6 +94,8 @@ Result<SummaryInputs> ResolveInputs(const std::vector<std::string>& args) {
         }
         inputs.launches = std::move(file);
         break;
+      case InputKind::kNsysGpuKernSumCsv:
+        return ErrorAt(file.display_name, 0, SummaryIsNotATrace("cuda_gpu_kern_sum"));
       case InputKind::kNsysNvtxTraceCsv:
         return ErrorAt(
             file.display_name, 0,
@@ -100,9 +108,12 @@ Result<SummaryInputs> ResolveInputs(const std::vector<std::string>& args) {
     inputs.launches.reset();
   }
   if (!gpu) {
-    return ErrorAt(args.empty() ? std::string("stepstat") : args.front(), 0,
-                   "no GPU trace among the inputs (need a cuda_gpu_trace CSV, an nsys SQLite "
-                   "export or a PyTorch profiler trace)");
+    constexpr std::string_view kNeed =
+        "no GPU trace among the inputs (need a cuda_gpu_trace CSV, an nsys SQLite export or a "
+        "PyTorch profiler trace)";
+    // Messages are printed after "stepstat: ": with no file to name, name none.
+    if (args.empty()) return Status::Error(std::string(kNeed));
+    return ErrorAt(args.front(), 0, kNeed);
   }
   inputs.gpu = std::move(*gpu);
   return inputs;

@@ -34,7 +34,53 @@ int CountIn(const std::vector<std::string_view>& names, std::span<const std::str
   return count;
 }
 
+bool Has(const std::vector<std::string_view>& names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// Column base names of a raw header line; empty when it cannot be a header (quotes).
+std::vector<std::string_view> HeaderNames(std::string_view raw_line) {
+  // Header names never hold commas or quotes; a line that has quotes is data or a log line.
+  if (raw_line.find('"') != std::string_view::npos) return {};
+  std::vector<std::string_view> names;
+  while (true) {
+    size_t comma = raw_line.find(',');
+    names.push_back(ColumnBaseName(raw_line.substr(0, comma)));
+    if (comma == std::string_view::npos) break;
+    raw_line.remove_prefix(comma + 1);
+  }
+  return names;
+}
+
+// cuda_gpu_kern_sum: "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),
+// StdDev (ns),Name". nvtx_sum has Instances too, but names ranges in `Range`.
+bool IsGpuKernSum(const std::vector<std::string_view>& names) {
+  return Has(names, "Instances") && Has(names, "Total Time") && Has(names, "Name") &&
+         !Has(names, "Range") && !Has(names, "Operation");
+}
+
 }  // namespace
+
+std::optional<std::string> NsysUnusableSummaryReport(std::string_view raw_line) {
+  std::vector<std::string_view> names = HeaderNames(raw_line);
+  if (names.size() < 3 || IsGpuKernSum(names)) return std::nullopt;
+  if (Has(names, "KAvg") && Has(names, "TAvg")) return "cuda_kern_exec_sum";
+  if (Has(names, "NVTX Range") && Has(names, "Kern Inst")) return "nvtx_kern_sum";
+  if (Has(names, "Num Calls")) return "cuda_api_sum";
+  if (Has(names, "Med") && Has(names, "StdDev")) return "summary";
+  return std::nullopt;
+}
+
+std::string SummaryIsNotATrace(std::string_view report) {
+  const bool kern_sum = report == "cuda_gpu_kern_sum";
+  return (report == "summary" ? std::string("an nsys summary report")
+                              : "an nsys " + std::string(report) + " summary report") +
+         " holds totals, not the trace that summarize and steps need: export cuda_gpu_trace "
+         "(nsys stats --report cuda_gpu_trace,cuda_kern_exec_trace --format csv --output run "
+         "report.nsys-rep)" +
+         (kern_sum ? "; `stepstat classify` reads this one"
+                   : "; `stepstat classify` reads a cuda_gpu_kern_sum report");
+}
 
 std::string_view ColumnBaseName(std::string_view header_name) {
   std::string_view name = Trim(header_name);
@@ -70,16 +116,9 @@ std::optional<int> SizeUnitToBytesExponent(std::string_view unit) {
 }
 
 std::optional<InputKind> ClassifyNsysCsvHeader(std::string_view raw_line) {
-  // Header names never hold commas or quotes; a line that has quotes is data or a log line.
-  if (raw_line.find('"') != std::string_view::npos) return std::nullopt;
-  std::vector<std::string_view> names;
-  while (true) {
-    size_t comma = raw_line.find(',');
-    names.push_back(ColumnBaseName(raw_line.substr(0, comma)));
-    if (comma == std::string_view::npos) break;
-    raw_line.remove_prefix(comma + 1);
-  }
+  std::vector<std::string_view> names = HeaderNames(raw_line);
   if (names.size() < 3) return std::nullopt;
+  if (IsGpuKernSum(names)) return InputKind::kNsysGpuKernSumCsv;
   if (CountIn(names, kKernExecColumns) >= 2) return InputKind::kNsysKernExecTraceCsv;
   if (CountIn(names, kGpuTraceColumns) >= 2) return InputKind::kNsysGpuTraceCsv;
   if (CountIn(names, kNvtxColumns) >= 2) return InputKind::kNsysNvtxTraceCsv;

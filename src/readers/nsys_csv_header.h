@@ -18,6 +18,15 @@ namespace stepstat {
 /// nvtx_pushpop_trace, nvtx_gpu_proj_trace.
 std::optional<InputKind> ClassifyNsysCsvHeader(std::string_view raw_line);
 
+/// For a header of an nsys summary report stepstat cannot use (cuda_kern_exec_sum,
+/// nvtx_kern_sum, cuda_api_sum, ...): its report name, or "summary" when it is not known;
+/// nullopt for anything else (cuda_gpu_kern_sum is a kind: ClassifyNsysCsvHeader).
+std::optional<std::string> NsysUnusableSummaryReport(std::string_view raw_line);
+
+/// Why summary report `report` (a name, or "summary") cannot stand in for a trace, and what
+/// to export instead.
+std::string SummaryIsNotATrace(std::string_view report);
+
 /// "Start (ns)" → "Start", "Duration(nsec)" → "Duration", "Thru(MB/s)" → "Thru".
 std::string_view ColumnBaseName(std::string_view header_name);
 

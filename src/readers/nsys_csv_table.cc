@@ -26,6 +26,7 @@ std::string_view NsysReportName(InputKind kind) {
     case InputKind::kNsysKernExecTraceCsv: return "cuda_kern_exec_trace";
     case InputKind::kNsysApiTraceCsv: return "cuda_api_trace";
     case InputKind::kNsysNvtxTraceCsv: return "nvtx trace";
+    case InputKind::kNsysGpuKernSumCsv: return "cuda_gpu_kern_sum";
     default: return "nsys CSV";
   }
 }

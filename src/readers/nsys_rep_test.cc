@@ -56,9 +56,17 @@ class NsysRepTest : public ::testing::Test {
     sqlite3_close(db);
   }
 
+  // The machine's own install folders must not leak into these tests.
+  static NsysExportOptions NoInstallPlaces() {
+    NsysExportOptions options;
+    options.nsys_places.clear();
+    return options;
+  }
+
   // A fake nsys that logs its arguments and writes the prepared export to --output.
-  void InstallFakeNsys(int exit_code = 0) {
-    fs::path script = dir_ / "bin" / "nsys";
+  void InstallFakeNsys(int exit_code = 0, const fs::path& bin = {}) {
+    fs::create_directories(bin.empty() ? dir_ / "bin" : bin);
+    fs::path script = (bin.empty() ? dir_ / "bin" : bin) / "nsys";
     std::ofstream(script) << "#!/bin/sh\n"
                           << "printf '%s\\n' \"$@\" > '" << (dir_ / "args.txt").string() << "'\n"
                           << "if [ " << exit_code << " -ne 0 ]; then echo 'nsys: bad report' >&2; "
@@ -81,11 +89,11 @@ class NsysRepTest : public ::testing::Test {
 };
 
 TEST_F(NsysRepTest, WithoutNsysSaysWhatToRun) {
-  Result<fs::path> sqlite = SqliteForNsysRep(rep_, "run 1.nsys-rep");
+  Result<fs::path> sqlite = SqliteForNsysRep(rep_, "run 1.nsys-rep", NoInstallPlaces());
   ASSERT_FALSE(sqlite.ok());
   EXPECT_EQ(sqlite.status().message(),
-            "run 1.nsys-rep: reading .nsys-rep needs nsys on PATH; export it with: nsys export "
-            "--type sqlite --output '" +
+            "run 1.nsys-rep: reading .nsys-rep needs nsys (looked on PATH and in the standard "
+            "install folders); export it with: nsys export --type sqlite --output '" +
                 (dir_ / "run 1.sqlite").string() + "' '" + rep_.string() + "'");
 }
 
@@ -104,7 +112,7 @@ TEST_F(NsysRepTest, ExportsWithNsysThenReads) {
 TEST_F(NsysRepTest, UsesAnUpToDateExportWithoutNsys) {
   fs::copy_file(prepared_, dir_ / "run 1.sqlite");
   fs::last_write_time(dir_ / "run 1.sqlite", fs::last_write_time(rep_) + std::chrono::seconds(5));
-  Result<fs::path> sqlite = SqliteForNsysRep(rep_, "run 1.nsys-rep");
+  Result<fs::path> sqlite = SqliteForNsysRep(rep_, "run 1.nsys-rep", NoInstallPlaces());
   ASSERT_TRUE(sqlite.ok()) << sqlite.status().message();
   EXPECT_EQ(*sqlite, dir_ / "run 1.sqlite");
 }
@@ -122,11 +130,58 @@ TEST_F(NsysRepTest, ReexportsAStaleExport) {
 
 TEST_F(NsysRepTest, NsysFailureShowsItsOutput) {
   InstallFakeNsys(/*exit_code=*/2);
-  Result<fs::path> sqlite = SqliteForNsysRep(rep_, "run 1.nsys-rep");
+  Result<fs::path> sqlite = SqliteForNsysRep(rep_, "run 1.nsys-rep", NoInstallPlaces());
   ASSERT_FALSE(sqlite.ok());
   // nsys's output is kept, its newlines escaped so the message stays one line.
   EXPECT_EQ(sqlite.status().message(),
             "run 1.nsys-rep: nsys export failed (exit code 2):\\nnsys: bad report");
+}
+
+// Issue 13: nsys installed by NVIDIA's packages is not on PATH; the newest install is used.
+TEST_F(NsysRepTest, FindsNsysInTheNewestInstallFolder) {
+  fs::path places = dir_ / "nsight-systems";
+  fs::create_directories(places / "2024.1.1" / "bin");
+  std::ofstream(places / "2024.1.1" / "bin" / "nsys") << "#!/bin/sh\nexit 9\n";
+  fs::permissions(places / "2024.1.1" / "bin" / "nsys", fs::perms::owner_all);
+  InstallFakeNsys(0, places / "2025.3.2" / "bin");
+  NsysExportOptions options;
+  options.nsys_places = {{places, "", "bin"}};
+  Result<fs::path> sqlite = SqliteForNsysRep(rep_, "run 1.nsys-rep", options);
+  ASSERT_TRUE(sqlite.ok()) << sqlite.status().message();
+  EXPECT_EQ(*sqlite, dir_ / "run 1.sqlite");
+  EXPECT_THAT(Args(), HasSubstr("export\n"));
+}
+
+// Issue 13: a report in a read-only folder is exported to the cache folder, not refused.
+TEST_F(NsysRepTest, ReadOnlyFolderExportsToTheCache) {
+  InstallFakeNsys();
+  const char* xdg = getenv("XDG_CACHE_HOME");
+  std::string saved = xdg ? xdg : "";
+  setenv("XDG_CACHE_HOME", (dir_ / "cache").c_str(), 1);
+  NsysExportOptions options = NoInstallPlaces();
+  options.writable = [this](const fs::path& folder) { return folder != dir_; };
+  Result<fs::path> sqlite = SqliteForNsysRep(rep_, "run 1.nsys-rep", options);
+  if (xdg) {
+    setenv("XDG_CACHE_HOME", saved.c_str(), 1);
+  } else {
+    unsetenv("XDG_CACHE_HOME");
+  }
+  ASSERT_TRUE(sqlite.ok()) << sqlite.status().message();
+  EXPECT_EQ(sqlite->parent_path(), dir_ / "cache" / "stepstat");
+  EXPECT_THAT(sqlite->filename().string(), ::testing::StartsWith("run 1-"));
+  EXPECT_TRUE(fs::exists(*sqlite));
+  EXPECT_FALSE(fs::exists(dir_ / "run 1.sqlite"));
+  // A second run reuses the cached export without nsys.
+  fs::remove(dir_ / "bin" / "nsys");
+  setenv("XDG_CACHE_HOME", (dir_ / "cache").c_str(), 1);
+  Result<fs::path> again = SqliteForNsysRep(rep_, "run 1.nsys-rep", options);
+  if (xdg) {
+    setenv("XDG_CACHE_HOME", saved.c_str(), 1);
+  } else {
+    unsetenv("XDG_CACHE_HOME");
+  }
+  ASSERT_TRUE(again.ok()) << again.status().message();
+  EXPECT_EQ(*again, *sqlite);
 }
 
 TEST(NsysRepPath, ByExtension) {

@@ -5,8 +5,10 @@
 
 #include "io/byte_source.h"
 #include "readers/kineto_json.h"
+#include "readers/nsys_csv_header.h"
 #include "readers/nsys_csv_nvtx.h"
 #include "readers/nsys_csv_readers.h"
+#include "readers/nsys_csv_table.h"
 #include "readers/nsys_rep.h"
 #include "readers/nsys_sqlite.h"
 
@@ -21,6 +23,7 @@ std::string_view InputKindName(InputKind kind) {
     case InputKind::kNsysSqlite: return "nsys SQLite export";
     case InputKind::kKinetoJson: return "PyTorch profiler JSON trace";
     case InputKind::kNsysRep: return "nsys report (.nsys-rep)";
+    case InputKind::kNsysGpuKernSumCsv: return "nsys cuda_gpu_kern_sum CSV";
   }
   return "unknown";
 }
@@ -31,6 +34,8 @@ Result<ReadReport> ReadInput(const std::filesystem::path& path, std::string_view
     case InputKind::kNsysSqlite: return ReadNsysSqlite(path, display_name, sink);
     case InputKind::kKinetoJson: return ReadKinetoJson(path, display_name, sink);
     case InputKind::kNsysRep: return ReadNsysRep(path, display_name, sink);
+    case InputKind::kNsysGpuKernSumCsv:
+      return ErrorAt(display_name, 0, SummaryIsNotATrace(NsysReportName(kind)));
     default: break;
   }
   ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenByteSource(path, display_name));

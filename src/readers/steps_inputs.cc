@@ -24,6 +24,13 @@ Result<StepsInputs> ResolveStepsInputs(const std::vector<std::string>& args) {
     }
     trace_args.push_back(arg);
   }
+  if (trace_args.empty() && inputs.ranges) {
+    // Only ranges: name that file and what is missing beside it.
+    return ErrorAt(inputs.ranges->display_name, 0,
+                   "an NVTX trace only marks the steps; give the run's GPU trace too (its "
+                   "cuda_gpu_trace CSV or nsys base, e.g. `stepstat steps run "
+                   "run_nvtx_pushpop_trace.csv`)");
+  }
   ASSIGN_OR_RETURN(inputs.trace, ResolveInputs(trace_args));
   return inputs;
 }

@@ -126,7 +126,8 @@ std::string DetailsMarkdown(const Details& d) {
 
 }  // namespace
 
-std::string StepStatsToMarkdown(const StepStats& s, const Details* details) {
+std::string StepStatsToMarkdown(const StepStats& s, const Details* details,
+                                std::optional<double> union_busy_percent) {
   std::string out = "### Step summary: " + Code(s.source_gpu_trace) + "\n\n";
   std::vector<Cells> rows = {
       {"GPU span", FormatMs(s.gpu_span_ns) + " ms"},
@@ -134,10 +135,14 @@ std::string StepStatsToMarkdown(const StepStats& s, const Details* details) {
       {"kernels", FormatCount(s.kernel_count)},
       {"kernel time (sum)", FormatMs(s.kernel_time_ns) + " ms"},
       {"kernel time (sum), % of span", FormatPercent(s.kernel_busy_percent_of_span)},
-      {"idle gaps between kernels", FormatCount(s.launch_gaps.positive_gap_count) + " gaps, " +
-                                        FormatMs(s.launch_gaps.total_ns) + " ms, longest " +
-                                        FormatMs(s.launch_gaps.maximum_ns) + " ms"},
   };
+  if (union_busy_percent) {
+    rows.push_back({"GPU busy (union of kernels), % of span", FormatPercent(*union_busy_percent)});
+  }
+  rows.push_back({"idle gaps between kernels", FormatCount(s.launch_gaps.positive_gap_count) +
+                                                   " gaps, " + FormatMs(s.launch_gaps.total_ns) +
+                                                   " ms, longest " +
+                                                   FormatMs(s.launch_gaps.maximum_ns) + " ms"});
   if (s.cpu_gpu_overlap) {
     rows.push_back(
         {"launch API time (union)", FormatMs(s.cpu_gpu_overlap->launch_api_union_ns) + " ms"});
@@ -148,8 +153,12 @@ std::string StepStatsToMarkdown(const StepStats& s, const Details* details) {
 
   out += "\n### Components\n\n";
   rows.clear();
-  for (const ComponentStats& c : s.components) {
-    rows.push_back({Code(c.name), FormatMs(c.time_ns), FormatPercent(c.percent_of_kernel_time),
+  std::vector<int64_t> times;
+  for (const ComponentStats& c : s.components) times.push_back(c.time_ns);
+  std::vector<std::string> ms = FormatMsColumn(times);
+  for (size_t i = 0; i < s.components.size(); ++i) {
+    const ComponentStats& c = s.components[i];
+    rows.push_back({Code(c.name), ms[i], FormatPercent(c.percent_of_kernel_time),
                     FormatCount(c.launches), Code(c.description)});
   }
   out += Table({"component", "ms", "% of summed kernel time", "launches", "description"}, "lrrrl",

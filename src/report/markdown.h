@@ -2,6 +2,7 @@
 // and, with details, one table per details section. Names are escaped (text_escape.h).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "stepstat/details.h"
@@ -10,6 +11,8 @@
 namespace stepstat {
 
 /// `details` may be null.
-std::string StepStatsToMarkdown(const StepStats& stats, const Details* details);
+/// `union_busy_percent` as for StepStatsToTable.
+std::string StepStatsToMarkdown(const StepStats& stats, const Details* details,
+                                std::optional<double> union_busy_percent = std::nullopt);
 
 }  // namespace stepstat

@@ -1,5 +1,7 @@
 #include "report/policy_tools_report.h"
 
+#include <fmt/format.h>
+
 #include "core/true_divide.h"
 #include "report/json_writer.h"
 #include "report/text_escape.h"
@@ -24,16 +26,24 @@ std::string KernelListingToTable(const KernelListing& l, const TextStyle& style)
                     "\npolicy:    " + EscapeForTerminal(l.policy) + "\n" + Scope(l) +
                     ", by time\n\n";
   TextTable t;
+  // Without a width limit names are cut at 100 columns as before; with one, the name gives
+  // way last, elided in the middle where kernel names differ least.
   t.Column("component", TextTable::kLeft)
       .Column("launches", TextTable::kRight)
       .Column("ms", TextTable::kRight)
-      .Column("% of summed kernel time", TextTable::kRight)
-      .Column("name", TextTable::kLeft);
-  for (const KernelDetails& k : l.kernels) {
-    t.Row({DisplayName(k.component, 24, style), FormatCount(k.launches), FormatMs(k.total_ns),
-           FormatPercent(Percent(k.total_ns, l.kernel_time_ns)), DisplayName(k.name, 100, style)});
+      .Column("% of summed kernel time", TextTable::kRight, ColumnFit{1, 0})
+      .Column("name", TextTable::kLeft, ColumnFit{0, 40});
+  std::vector<int64_t> times;
+  for (const KernelDetails& k : l.kernels) times.push_back(k.total_ns);
+  std::vector<std::string> ms = FormatMsColumn(times);
+  for (size_t i = 0; i < l.kernels.size(); ++i) {
+    const KernelDetails& k = l.kernels[i];
+    std::string name = EscapeForTerminal(k.name);
+    if (style.width == 0) name = DisplayName(k.name, 100, style);
+    t.Row({DisplayName(k.component, 24, style), FormatCount(k.launches), ms[i],
+           FormatPercent(Percent(k.total_ns, l.kernel_time_ns)), std::move(name)});
   }
-  return out + t.Render();
+  return out + t.Render(2, style);
 }
 
 std::string KernelListingToMarkdown(const KernelListing& l) {
@@ -42,10 +52,14 @@ std::string KernelListingToMarkdown(const KernelListing& l) {
                     ", by time.\n\n";
   out += "| component | launches | ms | % of summed kernel time | name |\n";
   out += "| --- | ---: | ---: | ---: | --- |\n";
-  for (const KernelDetails& k : l.kernels) {
-    out += "| " + EscapeForMarkdown(k.component) + " | " + FormatCount(k.launches) + " | " +
-           FormatMs(k.total_ns) + " | " + FormatPercent(Percent(k.total_ns, l.kernel_time_ns)) +
-           " | " + EscapeForMarkdown(k.name) + " |\n";
+  std::vector<int64_t> times;
+  for (const KernelDetails& k : l.kernels) times.push_back(k.total_ns);
+  std::vector<std::string> ms = FormatMsColumn(times);
+  for (size_t i = 0; i < l.kernels.size(); ++i) {
+    const KernelDetails& k = l.kernels[i];
+    out += "| " + EscapeForMarkdown(k.component) + " | " + FormatCount(k.launches) + " | " + ms[i] +
+           " | " + FormatPercent(Percent(k.total_ns, l.kernel_time_ns)) + " | " +
+           EscapeForMarkdown(k.name) + " |\n";
   }
   return out;
 }
@@ -53,6 +67,7 @@ std::string KernelListingToMarkdown(const KernelListing& l) {
 std::string KernelListingToJson(const KernelListing& l) {
   JsonWriter j;
   j.BeginObject()
+      .Field("schema", kClassifySchema)
       .Field("source_gpu_trace", l.source)
       .Field("policy", l.policy)
       .Field("kernel_time_ns", l.kernel_time_ns)
@@ -68,11 +83,38 @@ std::string KernelListingToJson(const KernelListing& l) {
         .Field("total_ns", k.total_ns)
         .Field("percent_of_kernel_time", Percent(k.total_ns, l.kernel_time_ns))
         .Field("mean_ns", k.mean_ns)
+        .Field("median_ns", k.median_ns)
+        .Field("min_ns", k.min_ns)
         .Field("max_ns", k.max_ns)
         .EndObject();
   }
   j.EndArray().EndObject();
   return std::move(j).Take() + "\n";
+}
+
+namespace {
+
+// RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled.
+std::string CsvField(std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string KernelListingToCsv(const KernelListing& l) {
+  // nsys's cuda_gpu_kern_sum columns, plus the component; one decimal for the two values
+  // that can have a fraction, as nsys prints them.
+  std::string out =
+      "name,component,launches,total_ns,avg_ns,median_ns,min_ns,max_ns,percent_of_kernel_time\n";
+  for (const KernelDetails& k : l.kernels) {
+    out += fmt::format("{},{},{},{},{:.1f},{:.1f},{},{},{:.2f}\n", CsvField(k.name),
+                       CsvField(k.component), k.launches, k.total_ns, k.mean_ns, k.median_ns,
+                       k.min_ns, k.max_ns, Percent(k.total_ns, l.kernel_time_ns));
+  }
+  return out;
 }
 
 std::string PoliciesToTable(const std::vector<Policy>& policies, const TextStyle& style) {

@@ -26,7 +26,13 @@ struct KernelListing {
 
 std::string KernelListingToTable(const KernelListing& listing, const TextStyle& style);
 std::string KernelListingToMarkdown(const KernelListing& listing);
+/// JSON with "schema": kClassifySchema; per name: launches, total, mean, median, min, max ns.
 std::string KernelListingToJson(const KernelListing& listing);
+/// One row per name, for spreadsheets: nsys kern_sum's columns plus the component.
+std::string KernelListingToCsv(const KernelListing& listing);
+
+/// Bumped whenever a field is renamed or removed (adding one keeps the version).
+inline constexpr std::string_view kClassifySchema = "stepstat.classify/1";
 
 std::string PoliciesToTable(const std::vector<Policy>& policies, const TextStyle& style);
 std::string PoliciesToMarkdown(const std::vector<Policy>& policies);

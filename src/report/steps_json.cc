@@ -41,6 +41,8 @@ void WriteStepsJson(const StepsReport& report, const Policy& policy,
   JsonWriter json;
   json.DrainTo(write);
   json.BeginObject();
+  // Bumped when a field is renamed or removed; docs/schemas.md lists each version.
+  json.Field("schema", "stepstat.steps/1");
   json.Key("step_source")
       .BeginObject()
       .Field("kind", StepSourceKindName(report.source))

@@ -1,8 +1,14 @@
 // StepsToTable and StepsToMarkdown: the same cells, aligned text or Markdown tables.
+// Every column holds one quantity at one precision: times in ms with 3 decimals, percentages
+// with 1, counts as integers. The steady-state table has one metric per row, so there the
+// unit and precision are the row's, and the metric's label names the unit.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
+#include "report/table.h"
+#include "report/text_escape.h"
 #include "stepstat/steps.h"
 
 namespace stepstat {
@@ -10,6 +16,17 @@ namespace stepstat {
 namespace {
 
 using Row = std::vector<std::string>;
+
+struct Column {
+  std::string header;
+  bool words = false;  ///< left-aligned
+  ColumnFit fit;
+};
+
+struct Table {
+  std::vector<Column> columns;
+  std::vector<Row> rows;
+};
 
 std::string Ms(int64_t ns) { return fmt::format("{:.3f}", static_cast<double>(ns) / 1e6); }
 
@@ -22,20 +39,33 @@ std::string FlagsOf(const StepRecord& step) {
   return text;
 }
 
-std::vector<Row> StepRows(const StepsReport& report, const Policy& policy) {
-  std::vector<Row> rows;
-  rows.push_back({"step", "name", "span ms", "kernels", "kernel ms", "busy %", "gaps", "idle ms",
-                  "max gap ms", "launch overlap %", "top component", "flags"});
+// On a narrow terminal the columns that other columns imply go first (gaps and kernel time
+// follow from idle time and busy %), the step's identity, span, busy % and flags stay.
+Table StepTable(const StepsReport& report, const Policy& policy) {
+  Table t;
+  t.columns = {
+      {"step", false, {}},
+      {"name", true, {0, 16}},
+      {"span ms", false, {}},
+      {"kernels", false, {5, 0}},
+      {"kernel ms", false, {7, 0}},
+      {"busy % (sum)", false, {}},
+      {"gaps", false, {8, 0}},
+      {"idle ms", false, {3, 0}},
+      {"max gap ms", false, {6, 0}},
+      {"launch overlap %", false, {4, 0}},
+      {"top component", true, {2, 0}},
+      {"flags", true, {}},
+  };
   for (const StepRecord& step : report.steps) {
     StepStats s = StepStatsOf(report, step, policy);
     const ComponentStats* top = nullptr;
     for (const ComponentStats& c : s.components) {
       if (!top || c.time_ns > top->time_ns) top = &c;
     }
-    std::string name = step.name.size() > 40 ? step.name.substr(0, 39) + "~" : step.name;
-    rows.push_back({
+    t.rows.push_back({
         std::to_string(step.index),
-        name,
+        step.name,
         Ms(s.gpu_span_ns),
         std::to_string(s.kernel_count),
         Ms(s.kernel_time_ns),
@@ -50,18 +80,43 @@ std::vector<Row> StepRows(const StepsReport& report, const Policy& policy) {
         FlagsOf(step),
     });
   }
-  return rows;
+  return t;
 }
 
-std::vector<Row> DistributionRows(const StepsReport& report) {
-  std::vector<Row> rows;
-  rows.push_back({"metric", "median", "p10", "p90", "min", "max", "cv"});
+// A distribution key → its label and how its values print.
+struct MetricFormat {
+  std::string label;
+  double scale = 1.0;  ///< value × scale is printed
+  int decimals = 0;
+};
+
+MetricFormat FormatOf(const std::string& metric, const Distribution& d) {
+  auto strip = [&metric](std::string_view suffix) {
+    return metric.substr(0, metric.size() - suffix.size());
+  };
+  if (metric.ends_with("_ns")) return {strip("_ns") + " ms", 1e-6, 3};
+  if (metric.ends_with(".milliseconds")) return {strip(".milliseconds") + " ms", 1.0, 3};
+  if (metric.find("percent") != std::string::npos) return {metric, 1.0, 1};
+  // A count: an integer, unless interpolation between steps made a fraction.
+  bool whole = true;
+  for (double v : {d.median, d.p10, d.p90, d.min, d.max}) whole = whole && v == std::floor(v);
+  return {metric, 1.0, whole ? 0 : 1};
+}
+
+Table DistributionTable(const StepsReport& report) {
+  Table t;
+  t.columns = {
+      {"metric", true, {0, 24}}, {"median", false, {}},  {"p10", false, {3, 0}},
+      {"p90", false, {3, 0}},    {"min", false, {2, 0}}, {"max", false, {2, 0}},
+      {"cv", false, {1, 0}},
+  };
   for (const Distribution& d : report.steady_state) {
-    auto cell = [](double v) { return fmt::format("{:.6g}", v); };
-    rows.push_back({d.metric, cell(d.median), cell(d.p10), cell(d.p90), cell(d.min), cell(d.max),
-                    fmt::format("{:.3f}", d.cv)});
+    MetricFormat f = FormatOf(d.metric, d);
+    auto cell = [&f](double v) { return fmt::format("{:.{}f}", v * f.scale, f.decimals); };
+    t.rows.push_back({f.label, cell(d.median), cell(d.p10), cell(d.p90), cell(d.min), cell(d.max),
+                      fmt::format("{:.3f}", d.cv)});
   }
-  return rows;
+  return t;
 }
 
 std::string Preamble(const StepsReport& report) {
@@ -77,26 +132,17 @@ std::string Preamble(const StepsReport& report) {
   return text;
 }
 
-// Columns: left-aligned for words, right-aligned for numbers. The first `word_columns` are
-// words, and the last one too when `words_last` (the step table's flags).
-std::string Aligned(const std::vector<Row>& rows, size_t word_columns, bool words_last) {
-  std::vector<size_t> width(rows.front().size(), 0);
-  for (const Row& row : rows) {
-    for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+std::string Text(const Table& table, const TextStyle& style) {
+  TextTable text;
+  for (const Column& c : table.columns) {
+    text.Column(c.header, c.words ? TextTable::kLeft : TextTable::kRight, c.fit);
   }
-  std::string out;
-  for (const Row& row : rows) {
-    std::string line;
-    for (size_t i = 0; i < row.size(); ++i) {
-      if (i > 0) line += "  ";
-      bool left = i < word_columns || (words_last && i + 1 == row.size());
-      line +=
-          left ? fmt::format("{:<{}}", row[i], width[i]) : fmt::format("{:>{}}", row[i], width[i]);
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + '\n';
+  for (const Row& row : table.rows) {
+    Row escaped;
+    for (const std::string& cell : row) escaped.push_back(EscapeForTerminal(cell));
+    text.Row(std::move(escaped));
   }
-  return out;
+  return text.Render(0, style);
 }
 
 std::string MarkdownCell(const std::string& text) {
@@ -108,37 +154,36 @@ std::string MarkdownCell(const std::string& text) {
   return out;
 }
 
-std::string Markdown(const std::vector<Row>& rows, size_t word_columns, bool words_last) {
-  std::string out;
-  for (size_t r = 0; r < rows.size(); ++r) {
+std::string Markdown(const Table& table) {
+  std::string out = "|";
+  for (const Column& c : table.columns) out += ' ' + MarkdownCell(c.header) + " |";
+  out += "\n|";
+  for (const Column& c : table.columns) out += c.words ? " --- |" : " ---: |";
+  out += '\n';
+  for (const Row& row : table.rows) {
     out += '|';
-    for (const std::string& cell : rows[r]) out += ' ' + MarkdownCell(cell) + " |";
+    for (const std::string& cell : row) out += ' ' + MarkdownCell(cell) + " |";
     out += '\n';
-    if (r == 0) {
-      out += '|';
-      for (size_t i = 0; i < rows[r].size(); ++i) {
-        bool left = i < word_columns || (words_last && i + 1 == rows[r].size());
-        out += left ? " --- |" : " ---: |";
-      }
-      out += '\n';
-    }
   }
   return out;
 }
 
 }  // namespace
 
-std::string StepsToTable(const StepsReport& report, const Policy& policy) {
-  return Preamble(report) + "\n\n" + Aligned(StepRows(report, policy), 2, true) +
-         "\nsteady state (" + std::to_string(report.steady_count) + " steps)\n" +
-         Aligned(DistributionRows(report), 1, false);
+std::string StepsToTable(const StepsReport& report, const Policy& policy, size_t width,
+                         bool unicode) {
+  TextStyle style{unicode, width};
+  std::string preamble = WrapText(EscapeForTerminal(Preamble(report)), width);
+  return preamble + "\n\n" + Text(StepTable(report, policy), style) + "\nsteady state (" +
+         std::to_string(report.steady_count) + " steps; times in ms)\n" +
+         Text(DistributionTable(report), style);
 }
 
 std::string StepsToMarkdown(const StepsReport& report, const Policy& policy) {
   return "### Steps\n\n" + MarkdownCell(Preamble(report)) + "\n\n" +
-         Markdown(StepRows(report, policy), 2, true) + "\n### Steady state (" +
-         std::to_string(report.steady_count) + " steps)\n\n" +
-         Markdown(DistributionRows(report), 1, false);
+         Markdown(StepTable(report, policy)) + "\n### Steady state (" +
+         std::to_string(report.steady_count) + " steps; times in ms)\n\n" +
+         Markdown(DistributionTable(report));
 }
 
 }  // namespace stepstat

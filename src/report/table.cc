@@ -18,9 +18,10 @@ std::string Printf(const char* format, double value) {
 
 }  // namespace
 
-TextTable& TextTable::Column(std::string header, Align align) {
+TextTable& TextTable::Column(std::string header, Align align, ColumnFit fit) {
   headers_.push_back(std::move(header));
   aligns_.push_back(align);
+  fits_.push_back(fit);
   return *this;
 }
 
@@ -30,7 +31,7 @@ TextTable& TextTable::Row(std::vector<std::string> cells) {
   return *this;
 }
 
-std::string TextTable::Render(size_t indent) const {
+std::string TextTable::Render(size_t indent, const TextStyle& style) const {
   std::vector<size_t> widths(headers_.size(), 0);
   auto measure = [&](const std::vector<std::string>& cells) {
     for (size_t i = 0; i < cells.size(); ++i)
@@ -39,13 +40,53 @@ std::string TextTable::Render(size_t indent) const {
   measure(headers_);
   for (const auto& row : rows_) measure(row);
 
+  std::vector<bool> shown(headers_.size(), true);
+  auto total = [&] {
+    size_t sum = indent, columns = 0;
+    for (size_t i = 0; i < widths.size(); ++i) {
+      if (shown[i]) sum += widths[i] + (columns++ > 0 ? 2 : 0);
+    }
+    return sum;
+  };
+  if (style.width > 0) {
+    // A long column (a kernel name) is elided down to its minimum first, then the least
+    // important columns go, then the long column takes back whatever room that freed.
+    const std::vector<size_t> natural = widths;
+    for (size_t i = 0; i < widths.size() && total() > style.width; ++i) {
+      if (fits_[i].shrink == 0 || widths[i] <= fits_[i].shrink) continue;
+      const size_t excess = total() - style.width;
+      widths[i] = widths[i] > fits_[i].shrink + excess ? widths[i] - excess : fits_[i].shrink;
+    }
+    while (total() > style.width) {
+      size_t victim = widths.size();
+      for (size_t i = 0; i < widths.size(); ++i) {
+        if (shown[i] && fits_[i].drop > 0 &&
+            (victim == widths.size() || fits_[i].drop > fits_[victim].drop)) {
+          victim = i;
+        }
+      }
+      if (victim == widths.size()) break;
+      shown[victim] = false;
+    }
+    for (size_t i = 0; i < widths.size() && total() < style.width; ++i) {
+      if (shown[i] && widths[i] < natural[i]) {
+        widths[i] = std::min(natural[i], widths[i] + (style.width - total()));
+      }
+    }
+  }
+
   std::string out;
   auto line = [&](const std::vector<std::string>& cells) {
     std::string text(indent, ' ');
+    size_t columns = 0;
     for (size_t i = 0; i < cells.size(); ++i) {
-      std::string pad(widths[i] - DisplayWidth(cells[i]), ' ');
-      if (i > 0) text += "  ";
-      text += aligns_[i] == kRight ? pad + cells[i] : cells[i] + pad;
+      if (!shown[i]) continue;
+      std::string cell = DisplayWidth(cells[i]) > widths[i]
+                             ? ElideMiddle(cells[i], widths[i], style.ellipsis())
+                             : cells[i];
+      std::string pad(widths[i] - DisplayWidth(cell), ' ');
+      if (columns++ > 0) text += "  ";
+      text += aligns_[i] == kRight ? pad + cell : cell + pad;
     }
     while (!text.empty() && text.back() == ' ') text.pop_back();
     out += text;
@@ -64,6 +105,37 @@ std::string FormatMs(int64_t ns) {
   if (std::abs(ms) < 1.0) return Printf("%.6f", ms);
   if (std::abs(ms) < 100.0) return Printf("%.3f", ms);
   return Printf("%.1f", ms);
+}
+
+std::vector<std::string> FormatMsColumn(const std::vector<int64_t>& ns) {
+  int64_t largest = 0;
+  for (int64_t v : ns) largest = std::max(largest, v < 0 ? -v : v);
+  const char* format = largest < 1'000'000 ? "%.6f" : largest < 100'000'000 ? "%.3f" : "%.1f";
+  std::vector<std::string> out;
+  out.reserve(ns.size());
+  for (int64_t v : ns) out.push_back(Printf(format, static_cast<double>(v) / 1e6));
+  return out;
+}
+
+std::string WrapText(std::string_view text, size_t width, size_t indent) {
+  if (width == 0) return std::string(text);
+  std::string out, line;
+  bool has_word = false;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = std::min(text.find(' ', start), text.size());
+    std::string_view word = text.substr(start, end - start);
+    if (has_word && DisplayWidth(line) + 1 + DisplayWidth(word) > width) {
+      out += line + '\n';
+      line = std::string(indent, ' ');
+      has_word = false;
+    }
+    if (has_word) line += ' ';
+    line += word;
+    has_word = true;
+    start = end + 1;
+  }
+  return out + line;
 }
 
 std::string FormatPercent(double percent) { return Printf("%.1f", percent); }
@@ -112,7 +184,8 @@ std::string DisplayName(std::string_view name, size_t width, const TextStyle& st
   return TruncateToWidth(EscapeForTerminal(name), width, style.unicode ? "…" : "...");
 }
 
-std::string StepStatsToTable(const StepStats& s, const Details* details, const TextStyle& style) {
+std::string StepStatsToTable(const StepStats& s, const Details* details, const TextStyle& style,
+                             std::optional<double> union_busy_percent) {
   std::string out;
   out += "GPU trace:    " + EscapeForTerminal(s.source_gpu_trace) + "\n";
   out += "launch trace: " +
@@ -127,8 +200,11 @@ std::string StepStatsToTable(const StepStats& s, const Details* details, const T
                 FormatCount(s.kernel_count) + " kernels, " +
                     FormatCount(s.gpu_operation_count - s.kernel_count) + " memory operations"});
   overview.Row({"kernel time (sum)", FormatMs(s.kernel_time_ns) + " ms",
-                FormatPercent(s.kernel_busy_percent_of_span) +
-                    " % of span (a sum: concurrent kernels can pass 100)"});
+                FormatPercent(s.kernel_busy_percent_of_span) + " % of span (a sum: can pass 100)"});
+  if (union_busy_percent) {
+    overview.Row({"GPU busy (union)", FormatPercent(*union_busy_percent) + " %",
+                  "of span with any kernel running"});
+  }
   overview.Row({"idle gaps between kernels", FormatMs(s.launch_gaps.total_ns) + " ms",
                 FormatCount(s.launch_gaps.positive_gap_count) + " gaps, longest " +
                     FormatMs(s.launch_gaps.maximum_ns) + " ms"});
@@ -147,14 +223,17 @@ std::string StepStatsToTable(const StepStats& s, const Details* details, const T
   components.Column("component", TextTable::kLeft)
       .Column("ms", TextTable::kRight)
       .Column("% of summed kernel time", TextTable::kRight)
-      .Column("", TextTable::kLeft)
+      .Column("", TextTable::kLeft, ColumnFit{1, 0})  // the bar repeats the percentage
       .Column("launches", TextTable::kRight);
-  for (const ComponentStats& c : s.components) {
-    components.Row({DisplayName(c.name, 40, style), FormatMs(c.time_ns),
-                    FormatPercent(c.percent_of_kernel_time),
+  std::vector<int64_t> times;
+  for (const ComponentStats& c : s.components) times.push_back(c.time_ns);
+  std::vector<std::string> ms = FormatMsColumn(times);
+  for (size_t i = 0; i < s.components.size(); ++i) {
+    const ComponentStats& c = s.components[i];
+    components.Row({DisplayName(c.name, 40, style), ms[i], FormatPercent(c.percent_of_kernel_time),
                     Bar(c.percent_of_kernel_time / 100.0, 24, style), FormatCount(c.launches)});
   }
-  out += "Components\n" + components.Render();
+  out += "Components\n" + components.Render(2, style);
   if (details != nullptr) out += "\n" + DetailsToTable(*details, style);
   return out;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,26 +15,44 @@ namespace stepstat {
 
 struct TextStyle {
   bool unicode = true;  ///< block-character bars and "…"; ASCII otherwise
+  size_t width = 0;     ///< columns of the terminal tables must fit; 0: no limit
+  std::string_view ellipsis() const { return unicode ? "…" : "..."; }
+};
+
+/// How a table column gives way when the table is wider than its limit.
+struct ColumnFit {
+  int drop = 0;       ///< 0: always shown; otherwise dropped, highest first
+  size_t shrink = 0;  ///< 0: keeps its width; else cells may be elided in the middle down to
+                      ///< this many columns
 };
 
 /// Columns of text, padded to the widest cell. Cells must already be escaped.
 class TextTable {
  public:
   enum Align { kLeft, kRight };
-  TextTable& Column(std::string header, Align align);
+  TextTable& Column(std::string header, Align align, ColumnFit fit = ColumnFit());
   TextTable& Row(std::vector<std::string> cells);
-  /// Each line starts with `indent` spaces; trailing spaces are trimmed.
-  std::string Render(size_t indent = 2) const;
+  /// Each line starts with `indent` spaces; trailing spaces are trimmed. With `style.width`
+  /// set, columns are dropped (highest `drop` first) and then the shrinkable one elided
+  /// until the lines fit, or nothing more can give way.
+  std::string Render(size_t indent = 2, const TextStyle& style = {}) const;
   bool empty() const { return rows_.empty(); }
 
  private:
   std::vector<std::string> headers_;
   std::vector<Align> aligns_;
+  std::vector<ColumnFit> fits_;
   std::vector<std::vector<std::string>> rows_;
 };
 
 /// "12.345" style milliseconds: 6 decimals below 1 ms (exact ns), 3 below 100 ms, else 1.
 std::string FormatMs(int64_t ns);
+/// A column of milliseconds at one precision, chosen by its largest value as FormatMs
+/// chooses for one value (zero included: "0.000000" beside "0.001000", never "0").
+std::vector<std::string> FormatMsColumn(const std::vector<int64_t>& ns);
+/// Prose wrapped at spaces to `width` columns (0: unwrapped), continuation lines indented by
+/// `indent` spaces; a word longer than a line stays whole. No final newline is added.
+std::string WrapText(std::string_view text, size_t width, size_t indent = 0);
 /// One decimal: "42.1".
 std::string FormatPercent(double percent);
 /// Thousands grouped: "27,005".
@@ -46,8 +65,10 @@ std::string Bar(double fraction, size_t width, const TextStyle& style);
 std::string DisplayName(std::string_view name, size_t width, const TextStyle& style);
 
 /// The summary, plus the details sections when `details` is not null.
-std::string StepStatsToTable(const StepStats& stats, const Details* details,
-                             const TextStyle& style);
+/// `union_busy_percent`, when known, is shown beside the summed busy % so that a sum over
+/// concurrent streams past 100 % is not misread.
+std::string StepStatsToTable(const StepStats& stats, const Details* details, const TextStyle& style,
+                             std::optional<double> union_busy_percent = std::nullopt);
 
 /// The details sections alone (table_details.cc).
 std::string DetailsToTable(const Details& details, const TextStyle& style);

@@ -88,6 +88,33 @@ size_t DisplayWidth(std::string_view text) {
   return width;
 }
 
+namespace {
+
+// Byte offset just past the first `columns` code points of `text`.
+size_t PrefixBytes(std::string_view text, size_t columns) {
+  size_t seen = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+      if (seen == columns) return i;
+      ++seen;
+    }
+  }
+  return text.size();
+}
+
+}  // namespace
+
+std::string ElideMiddle(std::string_view text, size_t width, std::string_view ellipsis) {
+  const size_t total = DisplayWidth(text);
+  if (total <= width) return std::string(text);
+  const size_t mark = DisplayWidth(ellipsis);
+  if (width <= mark) return TruncateToWidth(text, width, ellipsis);
+  const size_t keep = width - mark;
+  const size_t head = (keep + 1) / 2, tail = keep - head;
+  return std::string(text.substr(0, PrefixBytes(text, head))) + std::string(ellipsis) +
+         std::string(text.substr(PrefixBytes(text, total - tail)));
+}
+
 std::string TruncateToWidth(std::string_view text, size_t width, std::string_view ellipsis) {
   if (DisplayWidth(text) <= width) return std::string(text);
   size_t keep = width > DisplayWidth(ellipsis) ? width - DisplayWidth(ellipsis) : 0;

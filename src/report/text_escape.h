@@ -23,4 +23,8 @@ size_t DisplayWidth(std::string_view text);
 /// when cut; never splits a UTF-8 sequence.
 std::string TruncateToWidth(std::string_view text, size_t width, std::string_view ellipsis);
 
+/// Shortens `text` (already escaped) to at most `width` columns by replacing its middle with
+/// `ellipsis`: kernel names differ at both ends (namespace first, template arguments last).
+std::string ElideMiddle(std::string_view text, size_t width, std::string_view ellipsis);
+
 }  // namespace stepstat

@@ -1,11 +1,55 @@
 #include "cli.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "commands.h"
 
 namespace stepstat::cli {
+
+namespace {
+
+// Levenshtein distance: small enough inputs (command names) for the plain table.
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::string UnknownCommandHint(std::string_view word, const std::vector<std::string>& names) {
+  std::string nearest;
+  size_t best = SIZE_MAX;
+  for (const std::string& name : names) {
+    size_t distance = EditDistance(word, name);
+    if (distance < best) {
+      best = distance;
+      nearest = name;
+    }
+  }
+  std::string all;
+  for (const std::string& name : names) all += (all.empty() ? "" : ", ") + name;
+  // Beyond a third of the word's letters wrong, the nearest name is no longer a likely typo.
+  if (!nearest.empty() && best <= std::max<size_t>(2, word.size() / 3)) {
+    return "; did you mean '" + nearest + "'? (commands: " + all + ")";
+  }
+  return " (commands: " + all + ")";
+}
 
 int Run(int argc, char** argv) {
   CLI::App app{
@@ -31,6 +75,17 @@ int Run(int argc, char** argv) {
   AddClassifyCommand(app, action);
   AddPoliciesCommand(app, action);
 
+  // CLI11 takes an unknown first word for a stray positional and says only "A subcommand is
+  // required"; name the word and the nearest command instead.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::vector<std::string> names;
+    for (const CLI::App* command : app.get_subcommands({})) names.push_back(command->get_name());
+    if (std::find(names.begin(), names.end(), argv[1]) == names.end()) {
+      std::fprintf(stderr, "stepstat: unknown command '%s'%s\nRun 'stepstat --help' for usage.\n",
+                   argv[1], UnknownCommandHint(argv[1], names).c_str());
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,8 +1,10 @@
 // `stepstat classify`: every distinct kernel name with its component, for writing and
 // checking policies.
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "command_support.h"
@@ -22,12 +24,32 @@ struct ClassifyOptions {
   bool unmatched = false;
 };
 
+// A cuda_gpu_kern_sum report, given on its own, holds all that classify needs; anything
+// else resolves as for summarize (which refuses a kern_sum, saying why).
+Result<SummaryInputs> ResolveClassifyInputs(const std::vector<std::string>& args) {
+  std::error_code ec;
+  if (args.size() == 1 && std::filesystem::is_regular_file(args.front(), ec)) {
+    ASSIGN_OR_RETURN(InputKind kind, DetectInputKind(args.front(), args.front()));
+    if (kind == InputKind::kNsysGpuKernSumCsv) {
+      SummaryInputs inputs;
+      inputs.gpu = TraceInput{args.front(), args.front(), kind};
+      return inputs;
+    }
+  }
+  return ResolveInputs(args);
+}
+
 int RunClassify(const ClassifyOptions& options) {
   Result<Policy> policy = ChoosePolicy(options.policy);
   if (!policy.ok()) return Fail(policy.status());
-  Result<SummaryInputs> inputs = ResolveInputs(options.inputs);
+  Result<SummaryInputs> inputs = ResolveClassifyInputs(options.inputs);
   if (!inputs.ok()) return Fail(inputs.status());
-  Result<std::vector<KernelDetails>> kernels = ListKernels(inputs.value(), policy.value());
+  Status refused = RefuseOutputOverInput(options.output, InputFiles(inputs.value()));
+  if (!refused.ok()) return Fail(refused);
+  Result<std::vector<KernelDetails>> kernels =
+      inputs->gpu.kind == InputKind::kNsysGpuKernSumCsv
+          ? ListKernelsOfSummary(inputs->gpu, policy.value())
+          : ListKernels(inputs.value(), policy.value());
   if (!kernels.ok()) return Fail(kernels.status());
 
   KernelListing listing;
@@ -42,9 +64,12 @@ int RunClassify(const ClassifyOptions& options) {
 
   std::string text;
   switch (ChooseFormat(options.format, options.output)) {
-    case OutputFormat::kTable: text = KernelListingToTable(listing, StdoutTextStyle()); break;
+    case OutputFormat::kTable:
+      text = KernelListingToTable(listing, StdoutTextStyle(options.output));
+      break;
     case OutputFormat::kMarkdown: text = KernelListingToMarkdown(listing); break;
     case OutputFormat::kJson: text = KernelListingToJson(listing); break;
+    case OutputFormat::kCsv: text = KernelListingToCsv(listing); break;
   }
   return Emit(text, options.output);
 }
@@ -56,19 +81,22 @@ void AddClassifyCommand(CLI::App& app, Action& action) {
   CLI::App* cmd = app.add_subcommand(
       "classify", "List each distinct kernel name with its component, launches and time");
   cmd->add_option("INPUT", options->inputs,
-                  "Trace files or an nsys output base, as for summarize (the GPU side is read)")
+                  "Trace files or an nsys output base, as for summarize (the GPU side is read), "
+                  "or an nsys cuda_gpu_kern_sum report")
       ->required();
   cmd->add_option("--policy", options->policy,
                   "Classification policy: a TOML file, or a built-in name (default dit-nvfp4)");
   cmd->add_flag("--unmatched", options->unmatched, "Only the names that fall into `other`");
   cmd->add_option("-o,--output", options->output, "Write the result here ('-' for stdout)");
   cmd->add_option("--format", options->format,
-                  "table, json or markdown (default: table on a terminal, json otherwise)")
-      ->check(CLI::IsMember({"table", "json", "markdown"}));
+                  "table, json, markdown or csv (default: table on a terminal, json otherwise); "
+                  "csv and json give launches and total/avg/median/min/max ns per name")
+      ->check(CLI::IsMember({"table", "json", "markdown", "csv"}));
   cmd->footer(
       "Examples:\n"
       "  stepstat classify run --unmatched                 # what the policy misses, by time\n"
-      "  stepstat classify run_cuda_gpu_trace.csv --policy my-policy.toml --format table");
+      "  stepstat classify run_cuda_gpu_trace.csv --policy my-policy.toml --format table\n"
+      "  stepstat classify run_cuda_gpu_kern_sum.csv --format csv -o kernels.csv");
   cmd->callback([options, &action] { action = [options] { return RunClassify(*options); }; });
 }
 

@@ -26,8 +26,11 @@ int RunPolicies(const PoliciesOptions& options) {
   }
   std::string text;
   switch (ChooseFormat(options.format, options.output)) {
-    case OutputFormat::kTable: text = PoliciesToTable(policies, StdoutTextStyle()); break;
+    case OutputFormat::kTable:
+      text = PoliciesToTable(policies, StdoutTextStyle(options.output));
+      break;
     case OutputFormat::kMarkdown: text = PoliciesToMarkdown(policies); break;
+    case OutputFormat::kCsv:  // not offered by --format
     case OutputFormat::kJson: text = PoliciesToJson(policies); break;
   }
   return Emit(text, options.output);

@@ -30,12 +30,18 @@ int RunSteps(const StepsCommandOptions& options) {
   if (!policy.ok()) return Fail(policy.status());
   Result<StepsInputs> inputs = ResolveStepsInputs(options.inputs);
   if (!inputs.ok()) return Fail(inputs.status());
+  std::vector<std::filesystem::path> files = InputFiles(inputs->trace);
+  if (inputs->ranges) files.push_back(inputs->ranges->path);
+  if (Status refused = RefuseOutputOverInput(options.output, files); !refused.ok()) {
+    return Fail(refused);
+  }
   StepsOptions steps_options;
   steps_options.range_regex = options.steps_regex;
   steps_options.warmup_tolerance = options.warmup_tolerance;
   Result<StepsReport> report = AnalyzeSteps(inputs.value(), policy.value(), steps_options);
   if (!report.ok()) return Fail(report.status());
   switch (ChooseFormat(options.format, options.output)) {
+    case OutputFormat::kCsv:  // not offered by --format
     case OutputFormat::kJson:
       return EmitStreamed(
           [&](const std::function<void(std::string_view)>& write) {
@@ -46,7 +52,9 @@ int RunSteps(const StepsCommandOptions& options) {
       return Emit(StepsToMarkdown(report.value(), policy.value()), options.output);
     case OutputFormat::kTable: break;
   }
-  return Emit(StepsToTable(report.value(), policy.value()), options.output);
+  TextStyle style = StdoutTextStyle(options.output);
+  return Emit(StepsToTable(report.value(), policy.value(), style.width, style.unicode),
+              options.output);
 }
 
 }  // namespace
@@ -69,8 +77,8 @@ void AddStepsCommand(CLI::App& app, Action& action) {
       ->check(CLI::IsMember({"table", "json", "markdown"}));
   cmd->add_option("--warmup-tolerance", options->warmup_tolerance,
                   "Leading steps whose GPU span differs from the median by more than this "
-                  "fraction are warm-up (default 0.2)")
-      ->check(CLI::Range(0.0, 100.0));
+                  "fraction of it are warm-up: 0.2 (the default) means 20 %; 0 to 1")
+      ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("-o,--output", options->output, "Write here ('-' for stdout, the default)");
   cmd->footer(
       "Examples:\n"

@@ -1,5 +1,7 @@
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,29 +34,46 @@ int RunSummarize(const SummarizeOptions& options) {
   Result<Policy> policy = ChoosePolicy(options.policy);
   if (!policy.ok()) return Fail(policy.status());
   Details details;
+  // Tables for people show the union busy % beside the summed one; the union comes from
+  // the details pass, which is then run for them even without --details (JSON is the
+  // reference summary alone, byte for byte, so it does not pay for it).
+  const OutputFormat format = ChooseFormat(options.format, options.output);
+  const bool want_details = options.details || format != OutputFormat::kJson;
   Result<StepStats> stats = Status::Error("not run");
   if (!options.step.empty()) {
     Result<StepsInputs> inputs = ResolveStepsInputs(options.inputs);
     if (!inputs.ok()) return Fail(inputs.status());
+    std::vector<std::filesystem::path> files = InputFiles(inputs->trace);
+    if (inputs->ranges) files.push_back(inputs->ranges->path);
+    if (Status refused = RefuseOutputOverInput(options.output, files); !refused.ok()) {
+      return Fail(refused);
+    }
     StepsOptions steps_options;
     steps_options.range_regex = options.steps_regex;
     stats = SummarizeStep(inputs.value(), policy.value(), steps_options, options.step,
-                          options.details ? &details : nullptr);
+                          want_details ? &details : nullptr);
   } else {
     Result<SummaryInputs> inputs = ResolveInputs(options.inputs);
     if (!inputs.ok()) return Fail(inputs.status());
-    stats = options.details ? SummarizeWithDetails(inputs.value(), policy.value(), details)
-                            : Summarize(inputs.value(), policy.value());
+    Status refused = RefuseOutputOverInput(options.output, InputFiles(inputs.value()));
+    if (!refused.ok()) return Fail(refused);
+    stats = want_details ? SummarizeWithDetails(inputs.value(), policy.value(), details)
+                         : Summarize(inputs.value(), policy.value());
   }
   if (!stats.ok()) return Fail(stats.status());
 
   const Details* shown = options.details ? &details : nullptr;
+  const std::optional<double> union_busy =
+      want_details ? std::optional<double>(details.kernel_union_percent_of_span) : std::nullopt;
   std::string text;
-  switch (ChooseFormat(options.format, options.output)) {
+  switch (format) {
     case OutputFormat::kTable:
-      text = StepStatsToTable(stats.value(), shown, StdoutTextStyle());
+      text = StepStatsToTable(stats.value(), shown, StdoutTextStyle(options.output), union_busy);
       break;
-    case OutputFormat::kMarkdown: text = StepStatsToMarkdown(stats.value(), shown); break;
+    case OutputFormat::kMarkdown:
+      text = StepStatsToMarkdown(stats.value(), shown, union_busy);
+      break;
+    case OutputFormat::kCsv:  // not offered by --format
     case OutputFormat::kJson:
       text = shown ? StepStatsWithDetailsToJson(stats.value(), details)
                    : StepStatsToJson(stats.value());
@@ -83,11 +102,14 @@ void AddSummarizeCommand(CLI::App& app, Action& action) {
   cmd->add_flag("--details", options->details,
                 "Add per-device/stream unions and gaps, memory operations, top kernels, "
                 "classification coverage, launch-path percentiles and data-quality counts");
-  cmd->add_option("--step", options->step,
-                  "Summarize one step of a whole run: its index, or 'median' (the steady-state "
-                  "step closest to the median span); steps as in 'stepstat steps'");
+  CLI::Option* step =
+      cmd->add_option("--step", options->step,
+                      "Summarize one step of a whole run: its index, or 'median' (the steady-state "
+                      "step closest to the median span); steps as in 'stepstat steps'");
+  // --steps alone would be silently ignored: the plain summary does not cut steps.
   cmd->add_option("--steps", options->steps_regex,
-                  "With --step: RE2 pattern over NVTX range names that marks the steps");
+                  "With --step: RE2 pattern over NVTX range names that marks the steps")
+      ->needs(step);
   cmd->footer(
       "Examples:\n"
       "  stepstat summarize examples/gb10-dit-step/gb10-dit-step\n"

@@ -19,9 +19,7 @@ void AddSynthCommand(CLI::App& app, Action& action) {
       "Write a deterministic diffusion-transformer step trace (nsys CSV pair, nsys SQLite\n"
       "export or PyTorch profiler JSON). With the defaults it is examples/gb10-dit-step:\n"
       "`stepstat summarize` on it prints the reference GB10 step statistics exactly. More steps\n"
-      "or streams make benchmark inputs; every format of one run gives the same summary.\n"
-      "Example: stepstat synth --out /tmp/big --steps 1000   (2.8M GPU rows, about 1.9 GB)\n"
-      "         stepstat synth --out /tmp/big --steps 200 --format kineto   (about 0.6 GB)");
+      "or streams make benchmark inputs; every format of one run gives the same summary.");
   command
       ->add_option("--out", *out,
                    "Output base: writes BASE_cuda_gpu_trace.csv and "
@@ -45,6 +43,13 @@ void AddSynthCommand(CLI::App& app, Action& action) {
                     "Also write step ranges: BASE_nvtx_pushpop_trace.csv with one 'denoise_step' "
                     "range per step (csv; `stepstat steps BASE BASE_nvtx_pushpop_trace.csv "
                     "--steps denoise`), NVTX_EVENTS (sqlite), ProfilerStep#N (kineto)");
+  command->footer(
+      "Examples:\n"
+      "  stepstat synth --out /tmp/step                        # the bundled example\n"
+      "  stepstat synth --out /tmp/big --steps 1000            # 2.8M GPU rows, about 1.9 GB\n"
+      "  stepstat synth --out /tmp/run --steps 20 --nvtx       # then: stepstat steps /tmp/run "
+      "/tmp/run_nvtx_pushpop_trace.csv --steps denoise\n"
+      "  stepstat synth --out /tmp/big --steps 200 --format kineto   # about 0.6 GB");
   command->callback([&action, options, out, format] {
     action = [options, out, format] {
       options->out_base = *out;

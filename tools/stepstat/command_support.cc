@@ -2,6 +2,8 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "io/atomic_file.h"
 #include "io/terminal.h"
@@ -12,20 +14,59 @@ OutputFormat ChooseFormat(const std::string& flag, const std::string& output) {
   if (flag == "table") return OutputFormat::kTable;
   if (flag == "markdown") return OutputFormat::kMarkdown;
   if (flag == "json") return OutputFormat::kJson;
+  if (flag == "csv") return OutputFormat::kCsv;
   return output == "-" && StdoutIsTerminal() ? OutputFormat::kTable : OutputFormat::kJson;
 }
 
-TextStyle StdoutTextStyle() { return TextStyle{TerminalAllowsUnicode()}; }
+TextStyle StdoutTextStyle(const std::string& output) {
+  return TextStyle{TerminalAllowsUnicode(), output == "-" ? StdoutColumns() : 0};
+}
 
 Result<Policy> ChoosePolicy(const std::string& choice) {
   if (choice.empty()) return BuiltinPolicy(kDefaultPolicyName);
   std::error_code ec;
   if (!std::filesystem::exists(choice, ec)) {
+    std::string names;
     for (std::string_view name : BuiltinPolicyNames()) {
       if (name == choice) return BuiltinPolicy(name);
+      names += (names.empty() ? "" : ", ") + std::string(name);
     }
+    // Neither: a mistyped built-in name is likelier than a missing file when there is no
+    // path or extension in it, but either way the user needs both lists of choices.
+    return ErrorAt(choice, 0,
+                   "no such policy file, and no built-in policy of that name (built-in: " + names +
+                       "; `stepstat policies` describes them)");
   }
   return LoadPolicyFile(choice);
+}
+
+Status RefuseOutputOverInput(const std::string& output,
+                             const std::vector<std::filesystem::path>& inputs) {
+  if (output == "-") return Status::Ok();
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  // equivalent() follows symbolic links and sees hard links: the same file by any name.
+  // An output that does not exist yet cannot be an input.
+  if (!fs::exists(output, ec)) return Status::Ok();
+  for (const fs::path& input : inputs) {
+    std::error_code same_ec;
+    if (fs::equivalent(output, input, same_ec)) {
+      return ErrorAt(output, 0,
+                     "is an input of this run (" + input.string() +
+                         "); writing the result there would destroy it: choose another -o");
+    }
+  }
+  return Status::Ok();
+}
+
+std::vector<std::filesystem::path> InputFiles(const SummaryInputs& inputs) {
+  std::vector<std::filesystem::path> files = {inputs.gpu.path};
+  if (inputs.launches) files.push_back(inputs.launches->path);
+  // A .nsys-rep is read through its SQLite export beside it: that file is an input too.
+  if (inputs.gpu.kind == InputKind::kNsysRep) {
+    files.push_back(std::filesystem::path(inputs.gpu.path).replace_extension(".sqlite"));
+  }
+  return files;
 }
 
 int Fail(const Status& status) {

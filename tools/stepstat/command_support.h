@@ -2,28 +2,40 @@
 // the result and reporting failure.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "report/table.h"
 #include "stepstat/policy.h"
 #include "stepstat/status.h"
+#include "stepstat/step_stats.h"
 
 namespace stepstat::cli {
 
-enum class OutputFormat { kTable, kJson, kMarkdown };
+enum class OutputFormat { kTable, kJson, kMarkdown, kCsv };
 
 /// --format as given, or (empty) the default: a table when the output is a terminal
 /// (`output` is "-" and stdout is a tty), JSON otherwise.
 OutputFormat ChooseFormat(const std::string& flag, const std::string& output);
 
 /// How text tables may draw on this stdout (Unicode bars unless the locale or NO_COLOR /
-/// TERM=dumb says otherwise).
-TextStyle StdoutTextStyle();
+/// TERM=dumb says otherwise) and the width they must fit; a table written to a file
+/// (`output` not "-") keeps every column.
+TextStyle StdoutTextStyle(const std::string& output = "-");
 
 /// --policy takes a file, or the name of a built-in policy when no such file exists.
 Result<Policy> ChoosePolicy(const std::string& choice);
+
+/// An error when `output` (a file, not "-") is one of `inputs` after following links: the
+/// result must never overwrite the trace it was computed from.
+Status RefuseOutputOverInput(const std::string& output,
+                             const std::vector<std::filesystem::path>& inputs);
+
+/// The files a summary reads (for RefuseOutputOverInput).
+std::vector<std::filesystem::path> InputFiles(const SummaryInputs& inputs);
 
 /// Prints "stepstat: <message>" on stderr; returns the exit code 2.
 int Fail(const Status& status);

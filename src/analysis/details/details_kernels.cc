@@ -1,8 +1,14 @@
 // ListKernels: per-name totals of one GPU trace, for `stepstat classify`. Order does not
 // matter here, so one streaming pass serves sorted and unsorted input alike.
 #include <algorithm>
+#include <memory>
+#include <string_view>
+#include <unordered_map>
 
 #include "analysis/details/details_values.h"
+#include "analysis/details/duration_set.h"
+#include "io/byte_source.h"
+#include "readers/nsys_csv_kern_sum.h"
 #include "stepstat/details.h"
 
 namespace stepstat {
@@ -30,6 +36,8 @@ class KernelNameSink : public TraceSink {
     return Status::Ok();
   }
   const std::vector<NameTotals>& totals() const { return totals_; }
+  /// Same order as totals().
+  std::vector<DurationSet>& durations() { return durations_; }
 
  private:
   void Add(NameId name, int64_t duration_ns, const StringPool& names) {
@@ -38,7 +46,9 @@ class KernelNameSink : public TraceSink {
     if (index < 0) {
       index = static_cast<int32_t>(totals_.size());
       totals_.emplace_back().name = std::string(names.Get(name));
+      durations_.emplace_back();
     }
+    durations_[static_cast<size_t>(index)].Add(duration_ns);
     NameTotals& t = totals_[static_cast<size_t>(index)];
     ++t.launches;
     // Durations are non-negative and each fits int64; a name's total saturates rather
@@ -50,6 +60,7 @@ class KernelNameSink : public TraceSink {
   bool launches_are_kernels_;
   std::vector<int32_t> index_;
   std::vector<NameTotals> totals_;
+  std::vector<DurationSet> durations_;
 };
 
 }  // namespace
@@ -59,7 +70,46 @@ Result<std::vector<KernelDetails>> ListKernels(const SummaryInputs& inputs, cons
   KernelNameSink sink(inputs.gpu.kind == InputKind::kNsysKernExecTraceCsv);
   RETURN_IF_ERROR(
       ReadInput(inputs.gpu.path, inputs.gpu.display_name, inputs.gpu.kind, sink).status());
-  return KernelsByTime(sink.totals(), policy, classifier);
+  std::vector<KernelDetails> kernels = KernelsByTime(sink.totals(), policy, classifier);
+  std::unordered_map<std::string_view, size_t> index;
+  for (size_t i = 0; i < sink.totals().size(); ++i) index.emplace(sink.totals()[i].name, i);
+  for (KernelDetails& k : kernels) {
+    DurationSet& durations = sink.durations()[index.at(k.name)];
+    k.min_ns = durations.Min();
+    k.median_ns = durations.Median();
+  }
+  return kernels;
+}
+
+Result<std::vector<KernelDetails>> ListKernelsOfSummary(const TraceInput& input,
+                                                        const Policy& policy) {
+  ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
+  ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source,
+                   OpenByteSource(input.path, input.display_name));
+  ASSIGN_OR_RETURN(std::vector<KernelSumRow> rows, ReadNsysGpuKernSum(*source, input.display_name));
+  std::vector<KernelDetails> kernels;
+  kernels.reserve(rows.size());
+  for (KernelSumRow& row : rows) {
+    KernelDetails k;
+    auto component = static_cast<size_t>(classifier.Classify(row.name));
+    k.component = component < policy.components.size() ? policy.components[component].name
+                                                       : std::string("other");
+    k.name = std::move(row.name);
+    k.launches = row.instances;
+    k.total_ns = row.total_ns;
+    // The report's own average and median: the total it prints is rounded the same way.
+    k.mean_ns = row.mean_ns;
+    k.max_ns = row.max_ns;
+    k.min_ns = row.min_ns;
+    k.median_ns = row.median_ns;
+    kernels.push_back(std::move(k));
+  }
+  // As KernelsByTime orders a trace's names.
+  std::stable_sort(kernels.begin(), kernels.end(),
+                   [](const KernelDetails& a, const KernelDetails& b) {
+                     return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
+                   });
+  return kernels;
 }
 
 }  // namespace stepstat
