@@ -9,6 +9,7 @@
 #include "readers/nsys_csv_readers.h"
 #include "readers/nsys_rep.h"
 #include "readers/nsys_sqlite.h"
+#include "readers/resolution_sink.h"
 
 namespace stepstat {
 
@@ -25,8 +26,10 @@ std::string_view InputKindName(InputKind kind) {
   return "unknown";
 }
 
-Result<ReadReport> ReadInput(const std::filesystem::path& path, std::string_view display_name,
-                             InputKind kind, TraceSink& sink) {
+namespace {
+
+Result<ReadReport> ReadKind(const std::filesystem::path& path, std::string_view display_name,
+                            InputKind kind, TraceSink& sink) {
   switch (kind) {
     case InputKind::kNsysSqlite: return ReadNsysSqlite(path, display_name, sink);
     case InputKind::kKinetoJson: return ReadKinetoJson(path, display_name, sink);
@@ -42,6 +45,16 @@ Result<ReadReport> ReadInput(const std::filesystem::path& path, std::string_view
     case InputKind::kNsysNvtxTraceCsv: return ReadNsysNvtxTrace(*source, display_name, sink);
     default: return ErrorAt(display_name, 0, "unsupported input kind");
   }
+}
+
+}  // namespace
+
+Result<ReadReport> ReadInput(const std::filesystem::path& path, std::string_view display_name,
+                             InputKind kind, TraceSink& sink) {
+  ResolutionSink measured(sink);
+  Result<ReadReport> report = ReadKind(path, display_name, kind, measured);
+  if (report.ok()) report.value().time_resolution_ns = measured.resolution_ns();
+  return report;
 }
 
 }  // namespace stepstat

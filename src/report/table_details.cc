@@ -1,4 +1,5 @@
 // The `--details` sections of the text table.
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -29,6 +30,16 @@ std::string BusySection(const Details& d) {
   return t.Render();
 }
 
+// "stream 7"; with the process when the device's streams belong to several (ranks sharing
+// a GPU, or ranks on several machines each seeing its GPU 0).
+std::string StreamLabel(const DeviceDetails& device, const StreamDetails& s) {
+  std::string label = "stream " + (s.stream < 0 ? std::string("?") : std::to_string(s.stream));
+  bool several = std::any_of(device.streams.begin(), device.streams.end(),
+                             [&](const StreamDetails& o) { return o.process != s.process; });
+  if (several) label += s.process < 0 ? ", pid ?" : ", pid " + std::to_string(s.process);
+  return label;
+}
+
 std::string DeviceSection(const Details& d, const TextStyle& style) {
   TextTable t;
   t.Column("device / stream", TextTable::kLeft)
@@ -45,10 +56,9 @@ std::string DeviceSection(const Details& d, const TextStyle& style) {
            FormatMs(dev.kernel_time_ns), FormatMs(dev.kernel_union_ns), FormatCount(dev.gaps.count),
            FormatMs(dev.gaps.total_ns), FormatMs(dev.gaps.maximum_ns), ""});
     for (const StreamDetails& s : dev.streams) {
-      t.Row({"  stream " + (s.stream < 0 ? std::string("?") : std::to_string(s.stream)),
-             FormatCount(s.kernel_count), FormatMs(s.kernel_time_ns), FormatMs(s.kernel_union_ns),
-             FormatCount(s.gaps.count), FormatMs(s.gaps.total_ns), FormatMs(s.gaps.maximum_ns),
-             FormatCount(s.overlapping_kernels)});
+      t.Row({"  " + StreamLabel(dev, s), FormatCount(s.kernel_count), FormatMs(s.kernel_time_ns),
+             FormatMs(s.kernel_union_ns), FormatCount(s.gaps.count), FormatMs(s.gaps.total_ns),
+             FormatMs(s.gaps.maximum_ns), FormatCount(s.overlapping_kernels)});
     }
     notes += "  " + DisplayName(dev.device, 40, style) + ": kernels busy " +
              FormatPercent(dev.kernel_union_percent_of_span) + " % of span; idle " +
@@ -120,10 +130,12 @@ std::string QualitySection(const Details& d, const TextStyle& style) {
       .Column("kind", TextTable::kLeft)
       .Column("layout", TextTable::kLeft)
       .Column("time unit", TextTable::kLeft)
+      .Column("resolution ns", TextTable::kRight)
       .Column("rows", TextTable::kRight);
   for (const InputDetails& i : d.data_quality.inputs) {
     inputs.Row({DisplayName(i.file, 60, style), EscapeForTerminal(i.kind),
-                EscapeForTerminal(i.layout), EscapeForTerminal(i.time_unit), FormatCount(i.rows)});
+                EscapeForTerminal(i.layout), EscapeForTerminal(i.time_unit),
+                FormatCount(i.time_resolution_ns), FormatCount(i.rows)});
   }
   const DataQuality& q = d.data_quality;
   TextTable counts;
@@ -135,7 +147,11 @@ std::string QualitySection(const Details& d, const TextStyle& style) {
   counts.Row({"launch rows without a GPU kernel", q.launches_without_gpu_kernel
                                                       ? FormatCount(*q.launches_without_gpu_kernel)
                                                       : std::string("-")});
-  return inputs.Render() + counts.Render();
+  counts.Row({"devices", FormatCount(q.devices)});
+  counts.Row({"processes", q.processes > 0 ? FormatCount(q.processes) : std::string("-")});
+  std::string notes;
+  for (const std::string& note : q.notes) notes += "  note: " + EscapeForTerminal(note) + "\n";
+  return inputs.Render() + counts.Render() + notes;
 }
 
 }  // namespace

@@ -30,6 +30,7 @@ int RunSteps(const StepsCommandOptions& options) {
   if (!policy.ok()) return Fail(policy.status());
   Result<StepsInputs> inputs = ResolveStepsInputs(options.inputs);
   if (!inputs.ok()) return Fail(inputs.status());
+  if (int failed = CheckInputsOrFail(inputs->trace)) return failed;
   StepsOptions steps_options;
   steps_options.range_regex = options.steps_regex;
   steps_options.warmup_tolerance = options.warmup_tolerance;

@@ -36,6 +36,7 @@ int RunSummarize(const SummarizeOptions& options) {
   if (!options.step.empty()) {
     Result<StepsInputs> inputs = ResolveStepsInputs(options.inputs);
     if (!inputs.ok()) return Fail(inputs.status());
+    if (int failed = CheckInputsOrFail(inputs->trace)) return failed;
     StepsOptions steps_options;
     steps_options.range_regex = options.steps_regex;
     stats = SummarizeStep(inputs.value(), policy.value(), steps_options, options.step,
@@ -43,6 +44,7 @@ int RunSummarize(const SummarizeOptions& options) {
   } else {
     Result<SummaryInputs> inputs = ResolveInputs(options.inputs);
     if (!inputs.ok()) return Fail(inputs.status());
+    if (int failed = CheckInputsOrFail(inputs.value())) return failed;
     stats = options.details ? SummarizeWithDetails(inputs.value(), policy.value(), details)
                             : Summarize(inputs.value(), policy.value());
   }

@@ -5,6 +5,7 @@
 
 #include "io/atomic_file.h"
 #include "io/terminal.h"
+#include "stepstat/input_checks.h"
 
 namespace stepstat::cli {
 
@@ -31,6 +32,15 @@ Result<Policy> ChoosePolicy(const std::string& choice) {
 int Fail(const Status& status) {
   std::fprintf(stderr, "stepstat: %s\n", status.message().c_str());
   return 2;
+}
+
+int CheckInputsOrFail(const SummaryInputs& inputs) {
+  Result<InputCheckReport> checks = CheckInputs(inputs);
+  if (!checks.ok()) return Fail(checks.status());
+  for (const std::string& warning : checks->warnings) {
+    std::fprintf(stderr, "stepstat: warning: %s\n", warning.c_str());
+  }
+  return 0;
 }
 
 int EmitStreamed(const std::function<void(const std::function<void(std::string_view)>&)>& produce,

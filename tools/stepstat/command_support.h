@@ -9,6 +9,7 @@
 #include "report/table.h"
 #include "stepstat/policy.h"
 #include "stepstat/status.h"
+#include "stepstat/step_stats.h"
 
 namespace stepstat::cli {
 
@@ -27,6 +28,10 @@ Result<Policy> ChoosePolicy(const std::string& choice);
 
 /// Prints "stepstat: <message>" on stderr; returns the exit code 2.
 int Fail(const Status& status);
+
+/// Runs CheckInputs: prints each warning as "stepstat: warning: <what>" on stderr; returns 0,
+/// or Fail's exit code when the inputs are refused.
+int CheckInputsOrFail(const SummaryInputs& inputs);
 
 /// Writes `text` to stdout ("-") or atomically to a file; returns the exit code.
 int Emit(std::string_view text, const std::string& output);
