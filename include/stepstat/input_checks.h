@@ -24,8 +24,9 @@ struct InputCheckReport {
 
 /// An error when under half of the checked launch rows match a kernel of the GPU trace
 /// (kern-exec rows by kernel start and duration, api-trace rows by correlation id).
-/// CSV inputs only: an SQLite export or Kineto trace holds both sides of one run, and
-/// reading a prefix of either costs a scan of the whole file; `--details` covers them.
+/// The launch check is for CSV pairs only: an SQLite export or Kineto trace holds both sides
+/// of one run. Of an SQLite export the first kernels as stored say how many GPUs it holds; a
+/// Kineto trace is parsed whole, so it is not read here (`--details` says it).
 Result<InputCheckReport> CheckInputs(const SummaryInputs& inputs,
                                      const InputCheckOptions& options = {});
 

@@ -15,6 +15,7 @@
 #include "analysis/launched_kernels_sink.h"
 #include "io/byte_source.h"
 #include "readers/nsys_csv_table.h"
+#include "readers/nsys_sqlite.h"
 #include "readers/resolution_sink.h"
 #include "stepstat/read.h"
 
@@ -123,6 +124,31 @@ Result<bool> DeclaresCoarseTime(const TraceInput& input) {
   return exponent > 0;
 }
 
+// A Kineto trace writes "ts" in µs; with ns clocks PyTorch writes a fraction ("ts":
+// 1700000000123.456). The reader parses the whole file before it emits an event, so the
+// first "ts" values of the text stand in: none of kKinetoSample with a fraction means µs.
+Result<bool> KinetoTimesInWholeMicroseconds(const TraceInput& input) {
+  constexpr size_t kKinetoSample = 256;
+  constexpr size_t kMaxBytes = size_t{4} << 20;
+  ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source,
+                   OpenByteSource(input.path, input.display_name));
+  ASSIGN_OR_RETURN(std::string_view view, source->Next(0));
+  while (view.size() < kMaxBytes && !source->exhausted()) {
+    ASSIGN_OR_RETURN(view, source->Next(0));
+  }
+  size_t seen = 0;
+  for (size_t at = view.find("\"ts\""); at != std::string_view::npos && seen < kKinetoSample;
+       at = view.find("\"ts\"", at + 4)) {
+    size_t value = view.find_first_not_of(" \t\r\n:", at + 4);
+    if (value == std::string_view::npos) break;
+    size_t end = view.find_first_not_of("0123456789", value);
+    if (end == value || end == std::string_view::npos) continue;  // a string, or cut off
+    if (view[end] == '.' || view[end] == 'e' || view[end] == 'E') return false;
+    ++seen;
+  }
+  return seen > 0;
+}
+
 // Reads `input` into `sink` until the sink has had enough; the time resolution seen.
 Result<int64_t> ReadPrefix(const TraceInput& input, TraceSink& sink) {
   ResolutionSink measured(sink);
@@ -150,6 +176,18 @@ int64_t CountMatched(std::vector<std::pair<int64_t, int64_t>>& kernels,
 Result<InputCheckReport> CheckInputs(const SummaryInputs& inputs,
                                      const InputCheckOptions& options) {
   InputCheckReport report;
+  if (inputs.gpu.kind == InputKind::kNsysSqlite) {
+    ASSIGN_OR_RETURN(KernelPlaces places,
+                     SampleNsysSqliteKernelPlaces(inputs.gpu.path, inputs.gpu.display_name,
+                                                  static_cast<int64_t>(options.gpu_rows)));
+    std::string several =
+        SeveralDevicesNote(inputs.gpu.display_name, places.devices, places.processes);
+    if (!several.empty()) report.warnings.push_back(std::move(several));
+  }
+  if (inputs.gpu.kind == InputKind::kKinetoJson) {
+    ASSIGN_OR_RETURN(bool whole_us, KinetoTimesInWholeMicroseconds(inputs.gpu));
+    if (whole_us) report.warnings.push_back(CoarseTimeNote(inputs.gpu.display_name, 1000));
+  }
   if (!IsCsv(inputs.gpu.kind)) return report;
 
   LaunchPrefix launches(options.launch_rows);

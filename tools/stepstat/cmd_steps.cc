@@ -30,12 +30,14 @@ int RunSteps(const StepsCommandOptions& options) {
   if (!policy.ok()) return Fail(policy.status());
   Result<StepsInputs> inputs = ResolveStepsInputs(options.inputs);
   if (!inputs.ok()) return Fail(inputs.status());
-  if (int failed = CheckInputsOrFail(inputs->trace)) return failed;
+  Result<std::vector<std::string>> warnings = CheckInputWarnings(inputs->trace);
+  if (!warnings.ok()) return Fail(warnings.status());
   StepsOptions steps_options;
   steps_options.range_regex = options.steps_regex;
   steps_options.warmup_tolerance = options.warmup_tolerance;
   Result<StepsReport> report = AnalyzeSteps(inputs.value(), policy.value(), steps_options);
   if (!report.ok()) return Fail(report.status());
+  PrintWarnings(warnings.value());
   switch (ChooseFormat(options.format, options.output)) {
     case OutputFormat::kJson:
       return EmitStreamed(

@@ -33,10 +33,13 @@ int RunSummarize(const SummarizeOptions& options) {
   if (!policy.ok()) return Fail(policy.status());
   Details details;
   Result<StepStats> stats = Status::Error("not run");
+  std::vector<std::string> warnings;
   if (!options.step.empty()) {
     Result<StepsInputs> inputs = ResolveStepsInputs(options.inputs);
     if (!inputs.ok()) return Fail(inputs.status());
-    if (int failed = CheckInputsOrFail(inputs->trace)) return failed;
+    Result<std::vector<std::string>> checked = CheckInputWarnings(inputs->trace);
+    if (!checked.ok()) return Fail(checked.status());
+    warnings = std::move(checked.value());
     StepsOptions steps_options;
     steps_options.range_regex = options.steps_regex;
     stats = SummarizeStep(inputs.value(), policy.value(), steps_options, options.step,
@@ -44,11 +47,14 @@ int RunSummarize(const SummarizeOptions& options) {
   } else {
     Result<SummaryInputs> inputs = ResolveInputs(options.inputs);
     if (!inputs.ok()) return Fail(inputs.status());
-    if (int failed = CheckInputsOrFail(inputs.value())) return failed;
+    Result<std::vector<std::string>> checked = CheckInputWarnings(inputs.value());
+    if (!checked.ok()) return Fail(checked.status());
+    warnings = std::move(checked.value());
     stats = options.details ? SummarizeWithDetails(inputs.value(), policy.value(), details)
                             : Summarize(inputs.value(), policy.value());
   }
   if (!stats.ok()) return Fail(stats.status());
+  PrintWarnings(warnings);
 
   const Details* shown = options.details ? &details : nullptr;
   std::string text;

@@ -34,13 +34,15 @@ int Fail(const Status& status) {
   return 2;
 }
 
-int CheckInputsOrFail(const SummaryInputs& inputs) {
-  Result<InputCheckReport> checks = CheckInputs(inputs);
-  if (!checks.ok()) return Fail(checks.status());
-  for (const std::string& warning : checks->warnings) {
-    std::fprintf(stderr, "stepstat: warning: %s\n", warning.c_str());
+Result<std::vector<std::string>> CheckInputWarnings(const SummaryInputs& inputs) {
+  ASSIGN_OR_RETURN(InputCheckReport checks, CheckInputs(inputs));
+  return std::move(checks.warnings);
+}
+
+void PrintWarnings(const std::vector<std::string>& warnings) {
+  for (const std::string& warning : warnings) {
+    std::fprintf(stderr, "stepstat: warning: %s\n", OneLineMessage(warning).c_str());
   }
-  return 0;
 }
 
 int EmitStreamed(const std::function<void(const std::function<void(std::string_view)>&)>& produce,

@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "report/table.h"
 #include "stepstat/policy.h"
@@ -29,9 +30,12 @@ Result<Policy> ChoosePolicy(const std::string& choice);
 /// Prints "stepstat: <message>" on stderr; returns the exit code 2.
 int Fail(const Status& status);
 
-/// Runs CheckInputs: prints each warning as "stepstat: warning: <what>" on stderr; returns 0,
-/// or Fail's exit code when the inputs are refused.
-int CheckInputsOrFail(const SummaryInputs& inputs);
+/// CheckInputs' warnings, to be said once the command has succeeded (a failing command says
+/// one line: its error); an error when the inputs are refused.
+Result<std::vector<std::string>> CheckInputWarnings(const SummaryInputs& inputs);
+
+/// Prints each warning as "stepstat: warning: <what>" on stderr.
+void PrintWarnings(const std::vector<std::string>& warnings);
 
 /// Writes `text` to stdout ("-") or atomically to a file; returns the exit code.
 int Emit(std::string_view text, const std::string& output);
