@@ -149,9 +149,10 @@ Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& po
                      return ReadGpuSide(inputs.trace.gpu, sink).status();
                    }));
   if (!detected.found) {
+    const std::string why =
+        detected.refused.empty() ? std::string("no repeating kernel sequence") : detected.refused;
     return ErrorAt(inputs.trace.gpu.display_name, 0,
-                   "no step annotations and no repeating kernel sequence; give an NVTX trace "
-                   "and --steps REGEX");
+                   "no step annotations, and " + why + "; give an NVTX trace and --steps REGEX");
   }
   report.source_detail = "period of " + std::to_string(detected.period) + " kernels";
   const std::vector<size_t>& firsts = detected.first_kernels;

@@ -150,15 +150,44 @@ Result<DetectedSteps> ReadBuffered(const std::function<Status(TraceSink&)>& read
 
 }  // namespace
 
+namespace {
+
+// A unit seen fewer than three times whole is as likely a coincidence (a model's forward and
+// backward, two alike phases) as a step: refused, with the reason.
+DetectedSteps RequireWholeSteps(DetectedSteps steps) {
+  if (!steps.found) return steps;
+  const size_t short_by = std::max<size_t>(1, steps.period / 100);  // as steps.cc flags partial
+  size_t whole = 0;
+  for (size_t i = 0; i < steps.first_kernels.size(); ++i) {
+    size_t end =
+        i + 1 < steps.first_kernels.size() ? steps.first_kernels[i + 1] : steps.kernel_count;
+    whole += end - steps.first_kernels[i] + short_by > steps.period;
+  }
+  if (whole >= kMinWholeSteps) return steps;
+  DetectedSteps refused;
+  refused.kernel_count = steps.kernel_count;
+  refused.detected_on = steps.detected_on;
+  refused.refused = "the kernel sequence's period of " + std::to_string(steps.period) +
+                    " kernels holds only " + std::to_string(whole) + " whole " +
+                    (whole == 1 ? "step" : "steps") + " (" + std::to_string(kMinWholeSteps) +
+                    " needed to tell a step from a coincidence)";
+  return refused;
+}
+
+}  // namespace
+
 Result<DetectedSteps> DetectStepsByPeriod(const std::function<Status(TraceSink&)>& read_gpu_ops) {
   bool unsorted = false;
   ASSIGN_OR_RETURN(
       DetectedSteps steps,
       ReadStreaming(read_gpu_ops, StreamingPeriodDetector::kDefaultPrefixKernels, unsorted));
-  if (unsorted) return ReadBuffered(read_gpu_ops);
-  if (!steps.needs_whole_sequence) return steps;
-  // The prefix's period was contradicted by a longer structure: hold every kernel.
-  return ReadStreaming(read_gpu_ops, SIZE_MAX, unsorted);
+  if (unsorted) {
+    ASSIGN_OR_RETURN(steps, ReadBuffered(read_gpu_ops));
+  } else if (steps.needs_whole_sequence) {
+    // The prefix's period was contradicted by a longer structure: hold every kernel.
+    ASSIGN_OR_RETURN(steps, ReadStreaming(read_gpu_ops, SIZE_MAX, unsorted));
+  }
+  return RequireWholeSteps(std::move(steps));
 }
 
 }  // namespace stepstat
