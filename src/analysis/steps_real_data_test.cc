@@ -203,5 +203,23 @@ TEST(StepsRealData, KinetoProfilerSteps) {
   EXPECT_EQ(report->outside.kernel_count, 0);
 }
 
+// Issue 12: the export's own "Step N to M" NVTX ranges, which repeat and cover the run, are
+// its steps without --steps, before the kernel period (which cut the same 44 steps only
+// by luck of a steady loop).
+TEST(StepsRealData, AnnotationsTheTraceCarriesComeBeforeThePeriod) {
+  fs::path db = kRealDir / "nsightful_power_iteration_t4.sqlite";
+  if (!fs::exists(db)) GTEST_SKIP() << db << " is absent";
+  Result<StepsReport> report = AnalyzeSteps(ResolveStepsInputs({db.string()}).value(),
+                                            BuiltinPolicy("llm-inference").value(), {});
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  EXPECT_EQ(report->source, StepSourceKind::kRanges);
+  EXPECT_EQ(report->source_detail, R"(^Step \d+ to \d+$)");
+  EXPECT_EQ(report->steps.size(), 44u);
+  EXPECT_EQ(report->steps.front().name, "Step 0 to 10");
+  EXPECT_NE(report->source_reason.find("covering 100 % of the GPU span"), std::string::npos)
+      << report->source_reason;
+  ExpectPartition({db.string()}, "", 44);
+}
+
 }  // namespace
 }  // namespace stepstat

@@ -38,6 +38,7 @@ int RunSteps(const StepsCommandOptions& options) {
   Result<StepsReport> report = AnalyzeSteps(inputs.value(), policy.value(), steps_options);
   if (!report.ok()) return Fail(report.status());
   PrintWarnings(warnings.value());
+  std::fprintf(stderr, "stepstat: note: %s\n", OneLineMessage(report->source_reason).c_str());
   switch (ChooseFormat(options.format, options.output)) {
     case OutputFormat::kJson:
       return EmitStreamed(
