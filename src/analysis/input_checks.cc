@@ -72,8 +72,17 @@ class GpuPrefix : public TraceSink {
         key_limit_(key_limit) {}
   Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override {
     for (const GpuOp& op : ops) {
-      if (rows_++ >= limit_) return Status::Error(kEnough);
+      // Enough rows for devices and resolution, and (when matching launches) every kernel
+      // the sampled launch rows can match: memory operations may outnumber kernels
+      // several times (BN: 5 copies or memsets per kernel). kMaxRows bounds a trace of
+      // copies alone.
+      constexpr size_t kMaxRows = size_t{1} << 18;
+      ++rows_;
+      if (rows_ > kMaxRows || (rows_ > limit_ && keys_done_)) return Status::Error(kEnough);
       if (op.kind != OpKind::kKernel) continue;
+      if (by_correlation_ ? keys_.size() >= key_limit_ : op.start_ns > key_until_) {
+        keys_done_ = true;  // the trace is sorted by start: no later kernel can match
+      }
       std::string_view device = names.Get(op.device);
       if (devices_.size() < 64 &&
           std::find(devices_.begin(), devices_.end(), device) == devices_.end()) {
@@ -105,6 +114,7 @@ class GpuPrefix : public TraceSink {
   bool by_correlation_;
   int64_t key_until_;
   size_t key_limit_;
+  bool keys_done_ = false;
   size_t rows_ = 0;
   std::vector<std::string> devices_;
   std::vector<int32_t> processes_;

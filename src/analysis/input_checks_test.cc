@@ -141,5 +141,36 @@ TEST(InputChecks, KinetoTraceInWholeMicrosecondsSaysSo) {
   EXPECT_TRUE(checked->warnings.empty());
 }
 
+// Copies and memsets may outnumber kernels several times (hcc BN: 5 per kernel): the GPU
+// prefix reaches every kernel the sampled launch rows launched, however many rows that is.
+TEST(InputChecks, ManyCopiesPerKernelDoNotHideTheLaunchedKernels) {
+  fs::path dir = TempDir();
+  std::string gpu = kGpuHeader;
+  std::string kexec =
+      "API Start (ns),API Dur (ns),Queue Start (ns),Queue Dur (ns),Kernel Start (ns),Kernel Dur "
+      "(ns),Total Dur (ns),PID,TID,DevId,API Function,GridXYZ,BlockXYZ,Kernel Name\n";
+  for (int i = 0; i < 150; ++i) {
+    int64_t t = 10'000 * (i + 1);
+    for (int c = 0; c < 5; ++c) {
+      gpu += std::to_string(t + c * 100) + ",50,," +
+             ",,,,,,,,,0.001,1.0,Device,,NVIDIA H100 (0),1,,7," + "[CUDA memset]\n";
+    }
+    gpu += std::to_string(t + 1000) + ",500,,1,1,1,1,1,1,8,0,0,,,,,NVIDIA H100 (0),1,,7,k\n";
+    kexec += std::to_string(t - 5000) + ",100,0,0," + std::to_string(t + 1000) +
+             ",500,0,77,77,0,cudaLaunchKernel,1 1 1,1 1 1,k\n";
+  }
+  SummaryInputs inputs;
+  inputs.gpu = Write(dir / "gpu.csv", gpu, InputKind::kNsysGpuTraceCsv);
+  inputs.launches = Write(dir / "kexec.csv", kexec, InputKind::kNsysKernExecTraceCsv);
+  InputCheckOptions options;
+  options.launch_rows = 100;
+  options.gpu_rows = 200;
+  Result<InputCheckReport> checked = CheckInputs(inputs, options);
+  ASSERT_TRUE(checked.ok()) << checked.status().message();
+  EXPECT_EQ(checked->launch_rows_checked, 100);
+  EXPECT_EQ(checked->launch_rows_matched, 100);
+  EXPECT_TRUE(checked->warnings.empty());
+}
+
 }  // namespace
 }  // namespace stepstat
