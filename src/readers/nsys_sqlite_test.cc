@@ -378,6 +378,9 @@ TEST(NsysSqliteFixture, JoinsOnProcessAsWellAsCorrelation) {
   EXPECT_EQ(sink.calls()[1].kernel_name, "k_of_pid2");
   EXPECT_EQ(sink.calls()[1].call.queue_duration_ns, 180);
   EXPECT_EQ(sink.ops()[0].device, " (0)");  // no GPU table: nsys's printf gives an empty name
+  // The kernels' processes, from globalPid, as their launch calls' (issue 12).
+  EXPECT_EQ(sink.ops()[0].op.pid, 1);
+  EXPECT_EQ(sink.ops()[1].op.pid, 2);
 }
 
 TEST(NsysSqliteFixture, HalvesReadApartMatchOnOldSchemaAndAcrossProcesses) {
