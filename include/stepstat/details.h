@@ -21,7 +21,8 @@ struct GapStats {
 
 /// Kernels on one (device, stream).
 struct StreamDetails {
-  int64_t stream = -1;  ///< -1 when the format does not say
+  int64_t stream = -1;   ///< -1 when the format does not say
+  int64_t process = -1;  ///< the process the stream belongs to; -1 when the format does not say
   int64_t kernel_count = 0;
   int64_t kernel_time_ns = 0;   ///< sum of durations
   int64_t kernel_union_ns = 0;  ///< length of the union of the kernels' intervals
@@ -106,6 +107,7 @@ struct InputDetails {
   std::string layout;
   std::string time_unit;
   int64_t rows = 0;
+  int64_t time_resolution_ns = 0;  ///< the step start times move in (1000: µs); 0 unknown
 };
 
 struct DataQuality {
@@ -116,6 +118,10 @@ struct DataQuality {
   /// Launch rows whose (kernel start, kernel duration) matches no GPU-trace kernel; null
   /// without launch rows that carry a kernel side.
   std::optional<int64_t> launches_without_gpu_kernel;
+  int64_t devices = 0;    ///< GPUs the GPU operations ran on
+  int64_t processes = 0;  ///< processes they belong to; 0 when the format does not say
+  /// One line per caveat on the figures above (several GPUs in one file, coarse timestamps).
+  std::vector<std::string> notes;
 };
 
 inline constexpr size_t kTopKernels = 20;

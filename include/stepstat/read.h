@@ -32,6 +32,9 @@ struct ReadReport {
   std::string layout;     ///< e.g. "2024+", "2021.2-2023", "2020-2021.1"
   std::string time_unit;  ///< unit of the start column as written: "ns", "us", "ms", "s"
   int64_t rows = 0;       ///< data rows read (header and preamble excluded)
+  /// The step every start time moves in (1: ns; 1000: the file holds µs); 0 unknown. Set by
+  /// ReadInput, measured on the rows (a header's unit says nothing of the digits written).
+  int64_t time_resolution_ns = 0;
 };
 
 /// Sniffs the first bytes of `path`. `display_name` is how messages name the file.

@@ -116,6 +116,7 @@ struct Distribution {
 struct StepsReport {
   StepSourceKind source = StepSourceKind::kPeriodDetector;
   std::string source_detail;  ///< the regex, "ProfilerStep#N", or the detected period
+  std::string source_reason;  ///< why this source: one line for stderr
   StepAttribution attribution = StepAttribution::kGpuTimeWindow;
   std::string gpu_trace;
   std::optional<std::string> launch_trace;  ///< null when the overlap is unknown

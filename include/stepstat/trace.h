@@ -60,6 +60,10 @@ struct GpuOp {
   NameId name = 0;              ///< kernel name, or "[CUDA memcpy HtoD]" etc.
   NameId device = 0;            ///< device name as the format spells it ("NVIDIA GB10 (0)")
   OpKind kind = OpKind::kKernel;
+  /// The process whose work it is (-1 when the format does not say). Stream ids are per
+  /// process: two processes' "stream 7" on one GPU are two streams. 32 bits keep GpuOp at
+  /// 64 bytes (OS pids fit; nsys packs them in 24 bits).
+  int32_t pid = -1;
 
   int64_t end_ns() const { return start_ns + duration_ns; }
 };
@@ -78,6 +82,7 @@ struct LaunchCall {
   int64_t line = 0;
   NameId api_name = 0;     ///< "cudaLaunchKernel"
   NameId kernel_name = 0;  ///< the launched kernel's name; an empty string when unknown
+  NameId device = 0;       ///< the launched kernel's device ("GPU 3"); an empty string when unknown
 
   int64_t api_end_ns() const { return api_start_ns + api_duration_ns; }
 };

@@ -1,4 +1,5 @@
 // cuda_gpu_trace (older: gputrace) → GpuOp batches.
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,7 @@ Result<ReadReport> ReadNsysGpuTrace(ByteSource& source, std::string_view display
   const int corr_col = header.Find({"CorrId", "CorrID"});
   const int stream_col = header.Find({"Strm"});
   const int device_col = header.Find({"Device"});
+  const int pid_col = header.Find({"PID", "Pid"});  // not in the layouts seen so far
   const int bytes_col = header.Find({"Bytes"});
   int bytes_exp = 0;
   if (bytes_col >= 0) {
@@ -92,6 +94,13 @@ Result<ReadReport> ReadNsysGpuTrace(ByteSource& source, std::string_view display
     RETURN_IF_ERROR(optional_int(corr_col, op.correlation_id));
     RETURN_IF_ERROR(optional_int(stream_col, op.stream));
     if (device_col >= 0) op.device = names.Intern(TrimSpaces(f[static_cast<size_t>(device_col)]));
+    if (pid_col >= 0) {
+      int64_t pid = -1;
+      RETURN_IF_ERROR(optional_int(pid_col, pid));
+      if (pid > std::numeric_limits<int32_t>::max())
+        return table->FieldError(pid_col, "process id beyond 32 bits");
+      op.pid = static_cast<int32_t>(pid);
+    }
     if (bytes_col >= 0) {
       std::string_view text = f[static_cast<size_t>(bytes_col)];
       if (!IsBlank(text)) {

@@ -1,6 +1,8 @@
 // cuda_kern_exec_trace and cuda_api_trace → LaunchCall batches.
+#include <array>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "readers/csv_values.h"
@@ -65,6 +67,42 @@ ReadReport ReportFor(InputKind kind, const NsysCsvTable& table, int start_column
   return report;
 }
 
+// Older nsys lists a launch twice, as cudaLaunchKernel and the cudaLaunchKernel_v7000 it
+// calls, under one correlation id; in start order the second row follows the first within a
+// few rows (other threads may interleave), so a short memory of recent ids finds it.
+class RecentLaunches {
+ public:
+  RecentLaunches() { keys_.fill({-1, -1}); }
+  bool SeenElseAdd(int64_t pid, int64_t correlation_id) {
+    for (const auto& [p, c] : keys_) {
+      if (p == pid && c == correlation_id) return true;
+    }
+    keys_[next_] = {pid, correlation_id};
+    next_ = (next_ + 1) % keys_.size();
+    return false;
+  }
+
+ private:
+  std::array<std::pair<int64_t, int64_t>, 16> keys_;
+  size_t next_ = 0;
+};
+
+// DevId → "GPU <id>", interned once per id (a trace has a handful).
+class DeviceIds {
+ public:
+  NameId NameOf(int64_t id, NameCache& names) {
+    for (const auto& [known, name] : ids_) {
+      if (known == id) return name;
+    }
+    NameId name = names.Intern("GPU " + std::to_string(id));
+    ids_.emplace_back(id, name);
+    return name;
+  }
+
+ private:
+  std::vector<std::pair<int64_t, NameId>> ids_;
+};
+
 }  // namespace
 
 Result<ReadReport> ReadNsysKernExecTrace(ByteSource& source, std::string_view display_name,
@@ -82,11 +120,13 @@ Result<ReadReport> ReadNsysKernExecTrace(ByteSource& source, std::string_view di
   const int corr_col = header.Find({"CorrID", "CorrId"});
   const int api_name_col = header.Find({"API Function", "API Name"});
   const int kernel_name_col = header.Find({"Kernel Name"});
+  const int device_col = header.Find({"DevId", "Device"});
 
   ReadReport report =
       ReportFor(InputKind::kNsysKernExecTraceCsv, *table, api_start.column, "kern-exec");
   StringPool pool;
   NameCache names(pool);
+  DeviceIds devices;
   std::vector<LaunchCall> batch;
   batch.reserve(kReaderBatchRows);
   for (;;) {
@@ -115,6 +155,12 @@ Result<ReadReport> ReadNsysKernExecTrace(ByteSource& source, std::string_view di
       call.api_name = names.Intern(TrimSpaces(f[static_cast<size_t>(api_name_col)]));
     if (kernel_name_col >= 0) {
       call.kernel_name = names.Intern(TrimSpaces(f[static_cast<size_t>(kernel_name_col)]));
+    }
+    if (device_col >= 0) {
+      int64_t device = -1;
+      RETURN_IF_ERROR(ParseValue(*table, device_col, 0, false, device));
+      // Named as the Kineto reader names a device it has no properties for.
+      if (device >= 0) call.device = devices.NameOf(device, names);
     }
     batch.push_back(call);
     ++report.rows;
@@ -146,6 +192,7 @@ Result<ReadReport> ReadNsysApiTrace(ByteSource& source, std::string_view display
   NameCache names(pool);
   // Per distinct name as written: its normalized id, or -1 when it is not a launch API.
   std::vector<int64_t> launch_id_by_name;
+  RecentLaunches recent;
   std::vector<LaunchCall> batch;
   batch.reserve(kReaderBatchRows);
   for (;;) {
@@ -172,6 +219,7 @@ Result<ReadReport> ReadNsysApiTrace(ByteSource& source, std::string_view display
     RETURN_IF_ERROR(ParseValue(*table, pid_col, 0, false, call.pid));
     RETURN_IF_ERROR(ParseValue(*table, tid_col, 0, false, call.tid));
     RETURN_IF_ERROR(ParseValue(*table, corr_col, 0, false, call.correlation_id));
+    if (call.correlation_id >= 0 && recent.SeenElseAdd(call.pid, call.correlation_id)) continue;
     batch.push_back(call);
     if (batch.size() == kReaderBatchRows) {
       RETURN_IF_ERROR(sink.OnLaunchCalls(batch, pool));

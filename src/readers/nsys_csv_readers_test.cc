@@ -262,5 +262,51 @@ TEST(NsysApiTraceTest, KeepsOnlyKernelLaunches) {
   EXPECT_EQ(sink.calls[2].api_name, "cudaGraphLaunch");
 }
 
+// Issue 12: older nsys lists a launch under its API name and its versioned name, with one
+// correlation id; that is one launch.
+TEST(NsysApiTraceTest, VersionedNamesOfOneCorrelationIdAreOneLaunch) {
+  std::string text = "Start (ns),Duration (ns),Name,Result,CorrID,Pid,Tid,T-Pri,Thread Name\n";
+  text += "20,9,cudaLaunchKernel,0,2,4984,4985,20,main\n";
+  text += "21,6,cudaLaunchKernel_v7000,0,2,4984,4985,20,main\n";
+  text += "22,1,cudaLaunchKernel,0,2,4999,4999,20,other\n";  // another process's id 2
+  text += "40,9,cudaLaunchKernel,0,3,4984,4985,20,main\n";
+  text += "41,6,cudaLaunchKernel_v7000,0,3,4984,4985,20,main\n";
+  auto source = MemoryByteSource(text);
+  CollectingSink sink;
+  auto report = ReadNsysApiTrace(*source, "api.csv", sink);
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  ASSERT_EQ(sink.calls.size(), 3u);
+  EXPECT_EQ(sink.calls[0].call.api_start_ns, 20);
+  EXPECT_EQ(sink.calls[0].call.api_duration_ns, 9);
+  EXPECT_EQ(sink.calls[1].call.pid, 4999);
+  EXPECT_EQ(sink.calls[2].call.correlation_id, 3);
+}
+
+// Issue 12: a kern-exec trace of several MPI ranks names each row's GPU (DevId) and process.
+TEST(NsysKernExecTest, DeviceFromDevIdAndProcessFromPid) {
+  std::string text(kKernExecHeader);
+  text += "1,2,3,4,10,5,9,100,100,0,cudaLaunchKernel, 1 1 1, 1 1 1,k\n";
+  text += "1,2,3,4,10,5,9,200,201,3,cudaLaunchKernel, 1 1 1, 1 1 1,k\n";
+  text += "1,2,3,4,10,5,9,300,300,,cudaLaunchKernel, 1 1 1, 1 1 1,k\n";
+  auto source = MemoryByteSource(text);
+  CollectingSink sink;
+  auto report = ReadNsysKernExecTrace(*source, "k.csv", sink);
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  ASSERT_EQ(sink.calls.size(), 3u);
+  EXPECT_EQ(sink.calls[0].device, "GPU 0");
+  EXPECT_EQ(sink.calls[1].device, "GPU 3");
+  EXPECT_EQ(sink.calls[1].call.pid, 200);
+  EXPECT_EQ(sink.calls[2].device, "");  // DevId empty: unknown
+
+  const std::string bad_text =
+      std::string(kKernExecHeader) + "1,2,3,4,10,5,9,100,100,x,cudaLaunchKernel,1,1,k\n";
+  auto bad = MemoryByteSource(bad_text);
+  CollectingSink unused;
+  auto error = ReadNsysKernExecTrace(*bad, "k.csv", unused);
+  ASSERT_FALSE(error.ok());
+  EXPECT_NE(error.status().message().find("k.csv:2:"), std::string::npos)
+      << error.status().message();
+}
+
 }  // namespace
 }  // namespace stepstat

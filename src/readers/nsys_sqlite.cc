@@ -144,4 +144,26 @@ Result<ReadReport> ReadNsysSqliteLaunchSide(const std::filesystem::path& path,
   return nsys_sqlite::ReadPart(path, display_name, nsys_sqlite::Part::kLaunchSide, sink);
 }
 
+Result<KernelPlaces> SampleNsysSqliteKernelPlaces(const std::filesystem::path& path,
+                                                  std::string_view display_name, int64_t rows) {
+  ASSIGN_OR_RETURN(SqliteDb db, SqliteDb::Open(path, display_name));
+  ASSIGN_OR_RETURN(auto tables, db.TableNames());
+  KernelPlaces places;
+  if (!tables.contains("CUPTI_ACTIVITY_KIND_KERNEL")) return places;
+  ASSIGN_OR_RETURN(auto columns, db.Columns("CUPTI_ACTIVITY_KIND_KERNEL"));
+  // No ORDER BY: the first rows as stored, without sorting a table that has no index.
+  ASSIGN_OR_RETURN(
+      SqliteStatement stmt,
+      db.Prepare("SELECT count(DISTINCT d), count(DISTINCT p) FROM (SELECT " +
+                 nsys_sqlite::ColumnOrNull(columns, "deviceId") + " AS d, " +
+                 nsys_sqlite::ColumnOrNull(columns, "globalPid") +
+                 " AS p FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT " + std::to_string(rows) + ")"));
+  ASSIGN_OR_RETURN(bool row, stmt.Step());
+  if (row) {
+    places.devices = stmt.Int64(0);
+    places.processes = stmt.Int64(1);
+  }
+  return places;
+}
+
 }  // namespace stepstat

@@ -32,4 +32,13 @@ Result<ReadReport> ReadNsysSqliteGpuSide(const std::filesystem::path& path,
 Result<ReadReport> ReadNsysSqliteLaunchSide(const std::filesystem::path& path,
                                             std::string_view display_name, TraceSink& sink);
 
+/// How many distinct devices and processes the first `rows` kernels of the export ran on
+/// (0 for a column the export lacks): a bounded look, for saying that a file holds several.
+struct KernelPlaces {
+  int64_t devices = 0;
+  int64_t processes = 0;
+};
+Result<KernelPlaces> SampleNsysSqliteKernelPlaces(const std::filesystem::path& path,
+                                                  std::string_view display_name, int64_t rows);
+
 }  // namespace stepstat

@@ -183,10 +183,11 @@ class GpuOpReader {
     op.stream = stmt.OptionalInt64(kStreamId).value_or(-1);
     op.correlation_id = stmt.OptionalInt64(kCorrelationId).value_or(-1);
     op.device = devices_.Get(stmt.OptionalInt64(kDeviceId).value_or(0), context_.pool());
+    std::optional<int64_t> pid = stmt.OptionalInt64(kGlobalPid);
+    if (pid) op.pid = static_cast<int32_t>((*pid >> 24) & 0xFFFFFF);
     switch (cursor.kind) {
       case OpKind::kKernel: {
         ASSIGN_OR_RETURN(op.name, KernelName(cursor.table, stmt, op.line));
-        std::optional<int64_t> pid = stmt.OptionalInt64(kGlobalPid);
         std::optional<int64_t> correlation = stmt.OptionalInt64(kCorrelationId);
         if (correlation && kernels_ != nullptr) {
           kernels_->push_back(

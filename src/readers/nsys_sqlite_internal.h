@@ -27,6 +27,7 @@ struct KernelRef {
   int64_t start_ns = 0;
   int64_t duration_ns = 0;
   NameId name = 0;
+  bool joined = false;  ///< a call already claimed this kernel (see ReadLaunchCalls)
 
   bool operator<(const KernelRef& other) const {
     if (pid_key != other.pid_key) return pid_key < other.pid_key;

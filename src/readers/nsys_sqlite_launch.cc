@@ -102,10 +102,16 @@ Result<int64_t> ReadLaunchCalls(ExportContext& context, std::vector<KernelRef>& 
                         : 0;
       key.correlation_id = *correlation;
       key.start_ns = INT64_MIN;
-      for (auto it = std::lower_bound(kernels.begin(), kernels.end(), key);
-           it != kernels.end() && it->pid_key == key.pid_key &&
-           it->correlation_id == key.correlation_id;
-           ++it) {
+      auto group = std::lower_bound(kernels.begin(), kernels.end(), key);
+      auto in_group = [&](auto it) {
+        return it != kernels.end() && it->pid_key == key.pid_key &&
+               it->correlation_id == key.correlation_id;
+      };
+      // Older exports record a launch under two names (cudaLaunchKernel and
+      // cudaLaunchKernel_v7000) with one correlation id: one launch, kept at its earliest row.
+      if (in_group(group) && group->joined) continue;
+      for (auto it = group; in_group(it); ++it) {
+        it->joined = true;
         LaunchCall joined_call = call;
         joined_call.kernel_start_ns = it->start_ns;
         joined_call.kernel_duration_ns = it->duration_ns;

@@ -61,6 +61,15 @@ class ProcessJoin {
       if (!has_call) return false;
       ++rows_;
       RETURN_IF_ERROR(ReadCall());
+      // Older exports record a launch under two names (cudaLaunchKernel and
+      // cudaLaunchKernel_v7000) with one correlation id: one launch, kept at its earliest row.
+      if (have_previous_ && call_pid_key_ == previous_pid_key_ &&
+          call_.correlation_id == previous_correlation_) {
+        continue;
+      }
+      have_previous_ = true;
+      previous_pid_key_ = call_pid_key_;
+      previous_correlation_ = call_.correlation_id;
       RETURN_IF_ERROR(LoadGroup(call_pid_key_, call_.correlation_id));
       group_index_ = 0;
     }
@@ -168,6 +177,9 @@ class ProcessJoin {
   int64_t group_correlation_ = 0;
   LaunchCall next_;
   int64_t rows_ = 0;
+  bool have_previous_ = false;
+  int64_t previous_pid_key_ = 0;
+  int64_t previous_correlation_ = 0;
 };
 
 // Process keys of the kernels (globalPid, or 0 without that column), when there are few.
@@ -261,7 +273,7 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
       kernel_sql += " = ";
       kernel_sql += key;
     }
-    call_sql += " ORDER BY 7, 5, rowid";       // process, correlation id
+    call_sql += " ORDER BY 7, 5, 2, rowid";    // process, correlation id, start
     kernel_sql += " ORDER BY 7, 2, 3, rowid";  // process, correlation id, start
     ASSIGN_OR_RETURN(SqliteStatement calls, context.db().Prepare(call_sql));
     ASSIGN_OR_RETURN(SqliteStatement kernels, context.db().Prepare(kernel_sql));

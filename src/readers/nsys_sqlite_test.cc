@@ -378,6 +378,9 @@ TEST(NsysSqliteFixture, JoinsOnProcessAsWellAsCorrelation) {
   EXPECT_EQ(sink.calls()[1].kernel_name, "k_of_pid2");
   EXPECT_EQ(sink.calls()[1].call.queue_duration_ns, 180);
   EXPECT_EQ(sink.ops()[0].device, " (0)");  // no GPU table: nsys's printf gives an empty name
+  // The kernels' processes, from globalPid, as their launch calls' (issue 12).
+  EXPECT_EQ(sink.ops()[0].op.pid, 1);
+  EXPECT_EQ(sink.ops()[1].op.pid, 2);
 }
 
 TEST(NsysSqliteFixture, HalvesReadApartMatchOnOldSchemaAndAcrossProcesses) {
@@ -423,6 +426,49 @@ TEST(NsysSqliteFixture, HalvesReadApartMatchOnOldSchemaAndAcrossProcesses) {
   EXPECT_EQ(launches.calls()[3].api_name, "cudaGraphLaunch");
   EXPECT_EQ(launches.calls()[3].kernel_name, "k2");
   EXPECT_EQ(launches.calls()[4].kernel_name, "k1");
+}
+
+// Issue 12: exports of older nsys list each launch twice, as cudaLaunchKernel and
+// cudaLaunchKernel_v7000 under one correlation id; that is one launch, not two.
+TEST(NsysSqliteFixture, VersionedApiNamesOfOneCorrelationIdAreOneLaunch) {
+  fs::path path = TempPath("versioned_names.sqlite");
+  {
+    TestDb db(path, /*create=*/true);
+    db.Exec(R"sql(
+      CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);
+      INSERT INTO StringIds VALUES (1, 'k'), (2, 'cudaLaunchKernel'),
+        (3, 'cudaLaunchKernel_v7000');
+      CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL,
+        deviceId INTEGER NOT NULL, streamId INTEGER NOT NULL, correlationId INTEGER,
+        shortName INTEGER NOT NULL);
+      CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL,
+        globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL);
+    )sql");
+    for (int i = 0; i < 5; ++i) {
+      const std::string t = std::to_string(1000 * i), c = std::to_string(10 + i);
+      db.Exec("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (" + t + " + 500, " + t +
+              " + 700, 0, 7, " + c + ", 1)");
+      // The outer call, and the versioned one nested in it (listed first, as rowid order
+      // need not be start order).
+      db.Exec("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (" + t + " + 20, " + t +
+              " + 80, 4294967419, " + c + ", 3)");
+      db.Exec("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (" + t + " + 10, " + t +
+              " + 90, 4294967419, " + c + ", 2)");
+    }
+  }
+  CollectingSink whole, launch_side;
+  ASSERT_TRUE(ReadNsysSqlite(path, "old.sqlite", whole).ok());
+  ASSERT_TRUE(ReadNsysSqliteLaunchSide(path, "old.sqlite", launch_side).ok());
+  for (const CollectingSink* sink : {&whole, &launch_side}) {
+    ASSERT_EQ(sink->calls().size(), 5u);
+    for (size_t i = 0; i < 5; ++i) {
+      const LaunchCall& call = sink->calls()[i].call;
+      EXPECT_EQ(call.correlation_id, static_cast<int64_t>(10 + i));
+      EXPECT_EQ(call.api_start_ns, static_cast<int64_t>(1000 * i + 10));  // the earliest row
+      EXPECT_EQ(call.api_duration_ns, 80);
+      EXPECT_EQ(sink->calls()[i].kernel_name, "k");
+    }
+  }
 }
 
 std::string ReadError(const fs::path& path) {

@@ -11,6 +11,7 @@
 #include "readers/nsys_csv_table.h"
 #include "readers/nsys_rep.h"
 #include "readers/nsys_sqlite.h"
+#include "readers/resolution_sink.h"
 
 namespace stepstat {
 
@@ -28,8 +29,10 @@ std::string_view InputKindName(InputKind kind) {
   return "unknown";
 }
 
-Result<ReadReport> ReadInput(const std::filesystem::path& path, std::string_view display_name,
-                             InputKind kind, TraceSink& sink) {
+namespace {
+
+Result<ReadReport> ReadKind(const std::filesystem::path& path, std::string_view display_name,
+                            InputKind kind, TraceSink& sink) {
   switch (kind) {
     case InputKind::kNsysSqlite: return ReadNsysSqlite(path, display_name, sink);
     case InputKind::kKinetoJson: return ReadKinetoJson(path, display_name, sink);
@@ -47,6 +50,16 @@ Result<ReadReport> ReadInput(const std::filesystem::path& path, std::string_view
     case InputKind::kNsysNvtxTraceCsv: return ReadNsysNvtxTrace(*source, display_name, sink);
     default: return ErrorAt(display_name, 0, "unsupported input kind");
   }
+}
+
+}  // namespace
+
+Result<ReadReport> ReadInput(const std::filesystem::path& path, std::string_view display_name,
+                             InputKind kind, TraceSink& sink) {
+  ResolutionSink measured(sink);
+  Result<ReadReport> report = ReadKind(path, display_name, kind, measured);
+  if (report.ok()) report.value().time_resolution_ns = measured.resolution_ns();
+  return report;
 }
 
 }  // namespace stepstat

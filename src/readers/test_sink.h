@@ -19,6 +19,7 @@ struct CollectedCall {
   LaunchCall call;
   std::string api_name;
   std::string kernel_name;
+  std::string device;
 };
 
 class CollectingSink : public TraceSink {
@@ -34,8 +35,9 @@ class CollectingSink : public TraceSink {
   Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override {
     ++batches;
     for (const LaunchCall& call : calls) {
-      this->calls.push_back(
-          {call, std::string(names.Get(call.api_name)), std::string(names.Get(call.kernel_name))});
+      this->calls.push_back({call, std::string(names.Get(call.api_name)),
+                             std::string(names.Get(call.kernel_name)),
+                             std::string(names.Get(call.device))});
     }
     return fail_after_batches > 0 && batches >= fail_after_batches ? Status::Error("sink full")
                                                                    : Status::Ok();

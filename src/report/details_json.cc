@@ -56,9 +56,13 @@ void WriteDevices(JsonWriter& j, const std::vector<DeviceDetails>& devices) {
         .Field("idle_after_last_kernel_ns", d.idle_after_last_kernel_ns);
     j.Key("streams").BeginArray();
     for (const StreamDetails& s : d.streams) {
-      j.BeginObject()
-          .Field("stream", s.stream)
-          .Field("kernel_count", s.kernel_count)
+      j.BeginObject().Field("stream", s.stream).Key("process");
+      if (s.process >= 0) {
+        j.Int(s.process);
+      } else {
+        j.Null();
+      }
+      j.Field("kernel_count", s.kernel_count)
           .Field("kernel_time_ns", s.kernel_time_ns)
           .Field("kernel_union_ns", s.kernel_union_ns);
       WriteGaps(j, s.gaps);
@@ -100,6 +104,7 @@ void WriteDataQuality(JsonWriter& j, const DataQuality& q) {
         .Field("layout", i.layout)
         .Field("time_unit", i.time_unit)
         .Field("rows", i.rows)
+        .Field("time_resolution_ns", i.time_resolution_ns)
         .EndObject();
   }
   j.EndArray()
@@ -112,7 +117,9 @@ void WriteDataQuality(JsonWriter& j, const DataQuality& q) {
   } else {
     j.Null();
   }
-  j.EndObject();
+  j.Field("devices", q.devices).Field("processes", q.processes).Key("notes").BeginArray();
+  for (const std::string& note : q.notes) j.String(note);
+  j.EndArray().EndObject();
 }
 
 std::string DetailsToJson(const Details& d) {

@@ -1,5 +1,6 @@
 #include "report/markdown.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -44,6 +45,16 @@ std::string KernelTable(const std::vector<KernelDetails>& kernels) {
   return Table({"ms", "launches", "mean ms", "max ms", "component", "name"}, "rrrrll", rows);
 }
 
+// "stream 7"; with the process when the device's streams belong to several (ranks sharing
+// a GPU, or ranks on several machines each seeing its GPU 0).
+std::string StreamLabel(const DeviceDetails& device, const StreamDetails& s) {
+  std::string label = "stream " + (s.stream < 0 ? std::string("?") : std::to_string(s.stream));
+  bool several = std::any_of(device.streams.begin(), device.streams.end(),
+                             [&](const StreamDetails& o) { return o.process != s.process; });
+  if (several) label += s.process < 0 ? ", pid ?" : ", pid " + std::to_string(s.process);
+  return label;
+}
+
 std::string DetailsMarkdown(const Details& d) {
   std::string out;
   out += "\n### Kernel busy time\n\n";
@@ -63,10 +74,9 @@ std::string DetailsMarkdown(const Details& d) {
                     FormatMs(dev.kernel_union_ns), FormatCount(dev.gaps.count),
                     FormatMs(dev.gaps.total_ns), ""});
     for (const StreamDetails& s : dev.streams) {
-      rows.push_back({"stream " + std::to_string(s.stream), FormatCount(s.kernel_count),
-                      FormatMs(s.kernel_time_ns), FormatMs(s.kernel_union_ns),
-                      FormatCount(s.gaps.count), FormatMs(s.gaps.total_ns),
-                      FormatCount(s.overlapping_kernels)});
+      rows.push_back({StreamLabel(dev, s), FormatCount(s.kernel_count), FormatMs(s.kernel_time_ns),
+                      FormatMs(s.kernel_union_ns), FormatCount(s.gaps.count),
+                      FormatMs(s.gaps.total_ns), FormatCount(s.overlapping_kernels)});
     }
   }
   out += Table(
@@ -109,10 +119,10 @@ std::string DetailsMarkdown(const Details& d) {
   out += "\n### Data quality\n\n";
   rows.clear();
   for (const InputDetails& i : q.inputs) {
-    rows.push_back(
-        {Code(i.file), Code(i.kind), Code(i.layout), Code(i.time_unit), FormatCount(i.rows)});
+    rows.push_back({Code(i.file), Code(i.kind), Code(i.layout), Code(i.time_unit),
+                    FormatCount(i.time_resolution_ns), FormatCount(i.rows)});
   }
-  out += Table({"input", "kind", "layout", "time unit", "rows"}, "llllr", rows);
+  out += Table({"input", "kind", "layout", "time unit", "resolution ns", "rows"}, "llllrr", rows);
   out += "\n" + Table({"check", "count"}, "lr",
                       {{"memory operations", FormatCount(q.memory_operations)},
                        {"zero-duration kernels", FormatCount(q.zero_duration_kernels)},
@@ -120,7 +130,10 @@ std::string DetailsMarkdown(const Details& d) {
                         FormatCount(q.kernels_overlapping_on_their_stream)},
                        {"launch rows without a GPU kernel",
                         q.launches_without_gpu_kernel ? FormatCount(*q.launches_without_gpu_kernel)
-                                                      : std::string("n/a")}});
+                                                      : std::string("n/a")},
+                       {"devices", FormatCount(q.devices)},
+                       {"processes", q.processes > 0 ? FormatCount(q.processes) : "n/a"}});
+  for (const std::string& note : q.notes) out += "\n> " + Code(note) + "\n";
   return out;
 }
 

@@ -1,4 +1,5 @@
 // The `--details` sections of the text table.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -45,6 +46,16 @@ struct MsColumns {
   }
 };
 
+// "stream 7"; with the process when the device's streams belong to several (ranks sharing
+// a GPU, or ranks on several machines each seeing its GPU 0).
+std::string StreamLabel(const DeviceDetails& device, const StreamDetails& s) {
+  std::string label = "stream " + (s.stream < 0 ? std::string("?") : std::to_string(s.stream));
+  bool several = std::any_of(device.streams.begin(), device.streams.end(),
+                             [&](const StreamDetails& o) { return o.process != s.process; });
+  if (several) label += s.process < 0 ? ", pid ?" : ", pid " + std::to_string(s.process);
+  return label;
+}
+
 std::string DeviceSection(const Details& d, const TextStyle& style) {
   TextTable t;
   t.Column("device / stream", TextTable::kLeft, ColumnFit{0, 16})
@@ -69,7 +80,7 @@ std::string DeviceSection(const Details& d, const TextStyle& style) {
          FormatCount(dev.gaps.count), "", "", ""},
         {dev.kernel_time_ns, dev.kernel_union_ns, dev.gaps.total_ns, dev.gaps.maximum_ns});
     for (const StreamDetails& s : dev.streams) {
-      add({"  stream " + (s.stream < 0 ? std::string("?") : std::to_string(s.stream)),
+      add({"  " + StreamLabel(dev, s),
            FormatCount(s.kernel_count), "", "", FormatCount(s.gaps.count), "", "",
            FormatCount(s.overlapping_kernels)},
           {s.kernel_time_ns, s.kernel_union_ns, s.gaps.total_ns, s.gaps.maximum_ns});
@@ -168,10 +179,12 @@ std::string QualitySection(const Details& d, const TextStyle& style) {
       .Column("kind", TextTable::kLeft)
       .Column("layout", TextTable::kLeft, ColumnFit{2, 0})
       .Column("time unit", TextTable::kLeft, ColumnFit{1, 0})
+      .Column("resolution ns", TextTable::kRight, ColumnFit{3, 0})
       .Column("rows", TextTable::kRight);
   for (const InputDetails& i : d.data_quality.inputs) {
     inputs.Row({DisplayName(i.file, 60, style), EscapeForTerminal(i.kind),
-                EscapeForTerminal(i.layout), EscapeForTerminal(i.time_unit), FormatCount(i.rows)});
+                EscapeForTerminal(i.layout), EscapeForTerminal(i.time_unit),
+                FormatCount(i.time_resolution_ns), FormatCount(i.rows)});
   }
   const DataQuality& q = d.data_quality;
   TextTable counts;
@@ -183,7 +196,11 @@ std::string QualitySection(const Details& d, const TextStyle& style) {
   counts.Row({"launch rows without a GPU kernel", q.launches_without_gpu_kernel
                                                       ? FormatCount(*q.launches_without_gpu_kernel)
                                                       : std::string("-")});
-  return inputs.Render(2, style) + counts.Render();
+  counts.Row({"devices", FormatCount(q.devices)});
+  counts.Row({"processes", q.processes > 0 ? FormatCount(q.processes) : std::string("-")});
+  std::string notes;
+  for (const std::string& note : q.notes) notes += "  note: " + EscapeForTerminal(note) + "\n";
+  return inputs.Render(2, style) + counts.Render() + notes;
 }
 
 }  // namespace

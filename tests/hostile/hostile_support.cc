@@ -106,7 +106,18 @@ RunResult Summarize(const ScratchDir& dir, const std::vector<std::string>& args)
 
 std::string CheckOutcome(const RunResult& run) {
   if (run.exit_code == 0) {
-    if (!run.err.empty()) return "exit 0 but stderr: " + Visible(run.err);
+    // A success may warn (several GPUs, coarse timestamps): whole lines of its own kind,
+    // clean of the file's bytes like any message.
+    for (size_t at = 0; at < run.err.size();) {
+      size_t end = run.err.find('\n', at);
+      std::string_view line(run.err.data() + at,
+                            (end == std::string::npos ? run.err.size() : end) - at);
+      if (end == std::string::npos || !line.starts_with("stepstat: warning: ")) {
+        return "exit 0 but stderr: " + Visible(run.err);
+      }
+      if (std::string problem = CheckMessageLine(line); !problem.empty()) return problem;
+      at = end + 1;
+    }
     if (!run.wrote_output) return "exit 0 but no output file";
     if (run.out.substr(0, 2) != "{\n" || run.out.substr(run.out.size() - 2) != "}\n") {
       return "exit 0 but the output is not a JSON object: " + Visible(run.out);

@@ -35,11 +35,15 @@ int RunSteps(const StepsCommandOptions& options) {
   if (Status refused = RefuseOutputOverInput(options.output, files); !refused.ok()) {
     return Fail(refused);
   }
+  Result<std::vector<std::string>> warnings = CheckInputWarnings(inputs->trace);
+  if (!warnings.ok()) return Fail(warnings.status());
   StepsOptions steps_options;
   steps_options.range_regex = options.steps_regex;
   steps_options.warmup_tolerance = options.warmup_tolerance;
   Result<StepsReport> report = AnalyzeSteps(inputs.value(), policy.value(), steps_options);
   if (!report.ok()) return Fail(report.status());
+  PrintWarnings(warnings.value());
+  std::fprintf(stderr, "stepstat: note: %s\n", OneLineMessage(report->source_reason).c_str());
   switch (ChooseFormat(options.format, options.output)) {
     case OutputFormat::kCsv:  // not offered by --format
     case OutputFormat::kJson:

@@ -40,6 +40,7 @@ int RunSummarize(const SummarizeOptions& options) {
   const OutputFormat format = ChooseFormat(options.format, options.output);
   const bool want_details = options.details || format != OutputFormat::kJson;
   Result<StepStats> stats = Status::Error("not run");
+  std::vector<std::string> warnings;
   if (!options.step.empty()) {
     Result<StepsInputs> inputs = ResolveStepsInputs(options.inputs);
     if (!inputs.ok()) return Fail(inputs.status());
@@ -48,6 +49,9 @@ int RunSummarize(const SummarizeOptions& options) {
     if (Status refused = RefuseOutputOverInput(options.output, files); !refused.ok()) {
       return Fail(refused);
     }
+    Result<std::vector<std::string>> checked = CheckInputWarnings(inputs->trace);
+    if (!checked.ok()) return Fail(checked.status());
+    warnings = std::move(checked.value());
     StepsOptions steps_options;
     steps_options.range_regex = options.steps_regex;
     stats = SummarizeStep(inputs.value(), policy.value(), steps_options, options.step,
@@ -57,10 +61,14 @@ int RunSummarize(const SummarizeOptions& options) {
     if (!inputs.ok()) return Fail(inputs.status());
     Status refused = RefuseOutputOverInput(options.output, InputFiles(inputs.value()));
     if (!refused.ok()) return Fail(refused);
+    Result<std::vector<std::string>> checked = CheckInputWarnings(inputs.value());
+    if (!checked.ok()) return Fail(checked.status());
+    warnings = std::move(checked.value());
     stats = want_details ? SummarizeWithDetails(inputs.value(), policy.value(), details)
                          : Summarize(inputs.value(), policy.value());
   }
   if (!stats.ok()) return Fail(stats.status());
+  PrintWarnings(warnings);
 
   const Details* shown = options.details ? &details : nullptr;
   const std::optional<double> union_busy =

@@ -7,6 +7,7 @@
 
 #include "io/atomic_file.h"
 #include "io/terminal.h"
+#include "stepstat/input_checks.h"
 
 namespace stepstat::cli {
 
@@ -72,6 +73,17 @@ std::vector<std::filesystem::path> InputFiles(const SummaryInputs& inputs) {
 int Fail(const Status& status) {
   std::fprintf(stderr, "stepstat: %s\n", status.message().c_str());
   return 2;
+}
+
+Result<std::vector<std::string>> CheckInputWarnings(const SummaryInputs& inputs) {
+  ASSIGN_OR_RETURN(InputCheckReport checks, CheckInputs(inputs));
+  return std::move(checks.warnings);
+}
+
+void PrintWarnings(const std::vector<std::string>& warnings) {
+  for (const std::string& warning : warnings) {
+    std::fprintf(stderr, "stepstat: warning: %s\n", OneLineMessage(warning).c_str());
+  }
 }
 
 int EmitStreamed(const std::function<void(const std::function<void(std::string_view)>&)>& produce,

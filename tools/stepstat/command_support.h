@@ -40,6 +40,13 @@ std::vector<std::filesystem::path> InputFiles(const SummaryInputs& inputs);
 /// Prints "stepstat: <message>" on stderr; returns the exit code 2.
 int Fail(const Status& status);
 
+/// CheckInputs' warnings, to be said once the command has succeeded (a failing command says
+/// one line: its error); an error when the inputs are refused.
+Result<std::vector<std::string>> CheckInputWarnings(const SummaryInputs& inputs);
+
+/// Prints each warning as "stepstat: warning: <what>" on stderr.
+void PrintWarnings(const std::vector<std::string>& warnings);
+
 /// Writes `text` to stdout ("-") or atomically to a file; returns the exit code.
 int Emit(std::string_view text, const std::string& output);
 /// The same for text that `produce` hands out in pieces (a file still appears whole).

@@ -44,11 +44,9 @@ DetailsSink::DetailsSink(std::string source_name, bool assume_sorted, bool match
 
 size_t DetailsSink::StreamOf(const GpuOp& op, const StringPool& names) {
   // Consecutive kernels mostly share a stream: skip the hash lookup then.
-  if (last_stream_ < totals_.streams.size() && op.stream == last_stream_key_.second &&
-      op.device == last_stream_key_.first) {
-    return last_stream_;
-  }
-  auto [it, inserted] = stream_index_.try_emplace({op.device, op.stream}, totals_.streams.size());
+  const StreamKey key{op.device, op.pid, op.stream};
+  if (last_stream_ < totals_.streams.size() && key == last_stream_key_) return last_stream_;
+  auto [it, inserted] = stream_index_.try_emplace(key, totals_.streams.size());
   last_stream_key_ = it->first;
   last_stream_ = it->second;
   if (!inserted) return it->second;
@@ -62,7 +60,19 @@ size_t DetailsSink::StreamOf(const GpuOp& op, const StringPool& names) {
   StreamTotals& stream = totals_.streams.emplace_back();
   stream.device = static_cast<size_t>(device);
   stream.stats.stream = op.stream;
+  stream.stats.process = op.pid;
+  NoteProcess(op.pid);
   return it->second;
+}
+
+// Counting distinct processes needs only a few: "several" is what the notes say.
+void DetailsSink::NoteProcess(int32_t pid) {
+  constexpr size_t kFew = 64;
+  if (pid < 0 || totals_.processes.size() >= kFew) return;
+  if (std::find(totals_.processes.begin(), totals_.processes.end(), pid) ==
+      totals_.processes.end()) {
+    totals_.processes.push_back(pid);
+  }
 }
 
 size_t DetailsSink::NameOf(NameId name, const StringPool& names) {

@@ -70,6 +70,7 @@ struct DetailsTotals {
   int64_t graph_launch_calls = 0;
   int64_t graph_launched_kernels = 0;
 
+  std::vector<int32_t> processes;      ///< distinct known pids of GPU operations, first kFew
   std::vector<KernelKey> kernel_keys;  ///< GPU kernels, when collecting
   std::vector<KernelKey> launch_keys;  ///< launch rows with a kernel side, when collecting
 };
@@ -115,13 +116,21 @@ class DetailsSink : public TraceSink {
   SortedUnion kernel_union_;
   std::vector<Buffered> buffered_;
 
-  struct PairHash {
-    size_t operator()(const std::pair<NameId, int64_t>& k) const noexcept {
-      return std::hash<int64_t>()(k.second * 1000003 + k.first);
+  // Stream ids are per process: two ranks' "stream 7" on one GPU are two streams.
+  struct StreamKey {
+    NameId device = 0;
+    int32_t pid = -1;
+    int64_t stream = 0;
+    bool operator==(const StreamKey&) const = default;
+  };
+  struct StreamKeyHash {
+    size_t operator()(const StreamKey& k) const noexcept {
+      return std::hash<int64_t>()((k.stream * 1000003 + k.device) * 1000033 + k.pid);
     }
   };
-  std::unordered_map<std::pair<NameId, int64_t>, size_t, PairHash> stream_index_;
-  std::pair<NameId, int64_t> last_stream_key_{0, 0};
+  void NoteProcess(int32_t pid);
+  std::unordered_map<StreamKey, size_t, StreamKeyHash> stream_index_;
+  StreamKey last_stream_key_;
   size_t last_stream_ = SIZE_MAX;        ///< index of last_stream_key_; SIZE_MAX: none yet
   std::vector<int32_t> device_by_name_;  ///< -1: not seen
   std::vector<int32_t> name_index_;      ///< NameId → index in totals_.names, -1: not seen

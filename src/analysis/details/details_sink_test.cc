@@ -236,5 +236,32 @@ TEST(MemoryKindOf, OneSpellingAcrossNsysVersions) {
   EXPECT_EQ(MemoryKindOf("[CUDA memset]"), "memset");
 }
 
+// Issue 12: stream ids are per process. Two ranks sharing a GPU each have a "stream 7";
+// their kernels overlap in time but not on one stream.
+TEST(DetailsSink, StreamsOfTwoProcessesOnOneGpuAreTwoStreams) {
+  Builder b;
+  std::vector<GpuOp> ops;
+  for (int i = 0; i < 4; ++i) {
+    for (int32_t pid : {101, 202}) {
+      GpuOp op = b.Kernel(1000 * i + pid / 101 * 10, 900, 7);
+      op.pid = pid;
+      ops.push_back(op);
+    }
+  }
+  DetailsSink sink("t.csv", /*assume_sorted=*/true, /*match_launches=*/false);
+  ASSERT_TRUE(sink.OnGpuOps(ops, b.names).ok());
+  sink.Finish();
+  const DetailsTotals& t = sink.totals();
+  ASSERT_EQ(t.devices.size(), 1u);
+  ASSERT_EQ(t.streams.size(), 2u);
+  EXPECT_EQ(t.processes, (std::vector<int32_t>{101, 202}));
+  for (const StreamTotals& s : t.streams) {
+    EXPECT_EQ(s.stats.stream, 7);
+    EXPECT_EQ(s.stats.kernel_count, 4);
+    EXPECT_EQ(s.stats.overlapping_kernels, 0) << s.stats.process;
+  }
+  ExpectInvariants(t);
+}
+
 }  // namespace
 }  // namespace stepstat

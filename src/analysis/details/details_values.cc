@@ -2,13 +2,15 @@
 
 #include <algorithm>
 
+#include "analysis/details/data_notes.h"
 #include "core/true_divide.h"
 
 namespace stepstat {
 
 InputDetails InputDetailsOf(const TraceInput& input, const ReadReport& report) {
-  return {input.display_name, std::string(InputKindName(report.kind)), report.layout,
-          report.time_unit, report.rows};
+  return {input.display_name, std::string(InputKindName(report.kind)),
+          report.layout,      report.time_unit,
+          report.rows,        report.time_resolution_ns};
 }
 
 namespace {
@@ -44,7 +46,9 @@ std::vector<DeviceDetails> DevicesOf(const DetailsTotals& t, int64_t span_ns) {
       if (s.device == i) out.streams.push_back(s.stats);
     }
     std::sort(out.streams.begin(), out.streams.end(),
-              [](const StreamDetails& a, const StreamDetails& b) { return a.stream < b.stream; });
+              [](const StreamDetails& a, const StreamDetails& b) {
+                return a.process != b.process ? a.process < b.process : a.stream < b.stream;
+              });
     devices.push_back(std::move(out));
   }
   std::sort(devices.begin(), devices.end(),
@@ -143,6 +147,18 @@ Details MakeDetails(const DetailsTotals& gpu, const DetailsTotals* launches, con
   if (!launch_side.launch_keys.empty()) {
     q.launches_without_gpu_kernel =
         CountUnmatchedLaunches(gpu.kernel_keys, launch_side.launch_keys);
+  }
+  q.devices = static_cast<int64_t>(gpu.devices.size());
+  q.processes = static_cast<int64_t>(gpu.processes.size());
+  if (!q.inputs.empty()) {
+    std::string several = SeveralDevicesNote(q.inputs.front().file, q.devices, q.processes);
+    if (!several.empty()) q.notes.push_back(std::move(several));
+  }
+  for (const InputDetails& input : q.inputs) {
+    // Round digits in a file that declares ns are a fixture's or a GPU clock's tick.
+    if (input.time_resolution_ns > 1 && input.time_unit != "ns") {
+      q.notes.push_back(CoarseTimeNote(input.file, input.time_resolution_ns));
+    }
   }
   return d;
 }

@@ -2,6 +2,7 @@
 // trace (kernels only: that report has no memory operations).
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "stepstat/trace.h"
@@ -27,6 +28,9 @@ class LaunchedKernelsSink : public TraceSink {
       op.duration_ns = call.kernel_duration_ns;
       op.correlation_id = call.correlation_id;
       op.name = call.kernel_name;
+      op.device = call.device;
+      // The report has no stream column: the process at least keeps ranks' kernels apart.
+      op.pid = call.pid >= 0 && call.pid <= INT32_MAX ? static_cast<int32_t>(call.pid) : -1;
       op.line = call.line;
       kernels_.push_back(op);
     }

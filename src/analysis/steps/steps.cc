@@ -7,6 +7,7 @@
 #include "stepstat/steps.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "analysis/details/details_values.h"
@@ -17,6 +18,8 @@
 #include "analysis/steps/period/steps_period.h"
 #include "analysis/steps/steps_ranges.h"
 #include "analysis/steps/steps_sink.h"
+#include "analysis/steps/steps_source.h"
+#include "analysis/pipeline/tee_sink.h"
 
 namespace stepstat {
 
@@ -149,11 +152,16 @@ Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& po
                      return ReadGpuSide(inputs.trace.gpu, sink).status();
                    }));
   if (!detected.found) {
+    const std::string why =
+        detected.refused.empty() ? std::string("no repeating kernel sequence") : detected.refused;
     return ErrorAt(inputs.trace.gpu.display_name, 0,
-                   "no step annotations and no repeating kernel sequence; give an NVTX trace "
-                   "and --steps REGEX");
+                   "no step annotations, and " + why + "; give an NVTX trace and --steps REGEX");
   }
   report.source_detail = "period of " + std::to_string(detected.period) + " kernels";
+  report.source_reason =
+      (report.source_reason.empty() ? std::string("steps: no step annotations in the trace")
+                                    : report.source_reason) +
+      "; the kernel sequence repeats every " + std::to_string(detected.period) + " kernels";
   const std::vector<size_t>& firsts = detected.first_kernels;
   for (size_t i = 0; i < firsts.size(); ++i) {
     size_t first = firsts[i];
@@ -193,6 +201,46 @@ Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& po
   return report;
 }
 
+// Steps from the annotations the trace carries (steps_source.h), when no --steps names
+// them: the group that repeats and covers most of the GPU span, read again as ranges.
+struct AnnotatedSteps {
+  std::vector<StepRange> ranges;  ///< empty: none qualified (`reason` says why)
+  std::string pattern;
+  std::string reason;
+};
+
+Result<std::optional<AnnotatedSteps>> AnnotatedStepsOf(const StepsInputs& inputs,
+                                                       const TraceInput& range_file,
+                                                       AnnotationStats& annotations) {
+  if (!annotations.has_gpu_span()) {  // an NVTX CSV beside the GPU trace: the span from there
+    RETURN_IF_ERROR(ReadGpuSide(inputs.trace.gpu, annotations).status());
+  }
+  const int64_t span = annotations.gpu_span_ns();
+  AnnotatedSteps out;
+  std::optional<AnnotationChoice> choice = annotations.Best(span);
+  auto percent = [](double share) { return std::to_string(std::lround(share * 100)) + " %"; };
+  if (!choice) {
+    std::optional<AnnotationChoice> closest = annotations.Closest(span);
+    if (!closest) return std::optional<AnnotatedSteps>();
+    out.reason = "steps: no annotation repeats over most of the GPU span (closest: '" +
+                 closest->example + "', " + std::to_string(closest->count) + " ranges, " +
+                 percent(closest->coverage) + ")";
+    return std::optional<AnnotatedSteps>(std::move(out));
+  }
+  // A text RE2 cannot take as a pattern (bytes that are not UTF-8) marks no steps here.
+  Result<std::unique_ptr<RangeCollector>> created = RangeCollector::Create(choice->pattern);
+  if (!created.ok()) return std::optional<AnnotatedSteps>();
+  std::unique_ptr<RangeCollector> collector = std::move(created.value());
+  RETURN_IF_ERROR(
+      ReadInput(range_file.path, range_file.display_name, range_file.kind, *collector).status());
+  out.ranges = collector->TakeSteps();
+  out.pattern = choice->pattern;
+  out.reason = "steps: " + std::to_string(out.ranges.size()) + " annotations like '" +
+               choice->example + "' covering " + percent(choice->coverage) +
+               " of the GPU span, taken before the kernel period (--steps REGEX picks others)";
+  return std::optional<AnnotatedSteps>(std::move(out));
+}
+
 }  // namespace
 
 Result<StepsReport> AnalyzeSteps(const StepsInputs& inputs, const Policy& policy,
@@ -216,12 +264,13 @@ Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& po
         "PyTorch profiler trace");
   }
   std::vector<StepRange> ranges;
+  AnnotationStats annotations;
   if (range_file) {
     ASSIGN_OR_RETURN(std::unique_ptr<RangeCollector> collector,
                      RangeCollector::Create(by_regex ? options.range_regex : kProfilerStepPattern));
+    TeeSink both{collector.get(), by_regex ? nullptr : &annotations};
     RETURN_IF_ERROR(
-        ReadInput(range_file->path, range_file->display_name, range_file->kind, *collector)
-            .status());
+        ReadInput(range_file->path, range_file->display_name, range_file->kind, both).status());
     ranges = collector->TakeSteps();
     if (ranges.empty() && by_regex) {
       std::string message = "no CPU range matches '" + options.range_regex + "' (" +
@@ -239,8 +288,26 @@ Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& po
   if (!ranges.empty()) {
     report.source = by_regex ? StepSourceKind::kRanges : StepSourceKind::kProfilerStep;
     report.source_detail = by_regex ? options.range_regex : std::string("ProfilerStep#N");
+    report.source_reason =
+        by_regex ? "steps: " + std::to_string(ranges.size()) + " CPU ranges matching --steps '" +
+                       options.range_regex + "'"
+                 : "steps: " + std::to_string(ranges.size()) +
+                       " PyTorch ProfilerStep#N annotations, the trace's own step marks";
     return FromRanges(inputs, policy, classifier, options, then, std::move(ranges),
                       std::move(report));
+  }
+  if (range_file && !by_regex) {
+    ASSIGN_OR_RETURN(std::optional<AnnotatedSteps> annotated,
+                     AnnotatedStepsOf(inputs, *range_file, annotations));
+    if (annotated && !annotated->ranges.empty()) {
+      report.range_trace = range_file->display_name;
+      report.source = StepSourceKind::kRanges;
+      report.source_detail = annotated->pattern;
+      report.source_reason = annotated->reason;
+      return FromRanges(inputs, policy, classifier, options, then, std::move(annotated->ranges),
+                        std::move(report));
+    }
+    if (annotated) report.source_reason = annotated->reason;
   }
   report.source = StepSourceKind::kPeriodDetector;
   report.attribution = StepAttribution::kGpuTimeWindow;

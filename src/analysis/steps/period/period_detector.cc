@@ -114,6 +114,16 @@ void ProposeFromGaps(std::span<const int64_t> idle, size_t begin, size_t max_per
   }
 }
 
+// Whether `q` kernels are a whole number (two or more) of `p`-kernel units, give or take a
+// kernel per unit (a kernel missing or added in some steps).
+bool Repeats(size_t q, size_t p) {
+  size_t k = (q + p / 2) / p;
+  if (k < 2) return false;
+  size_t whole = k * p;
+  size_t off = q > whole ? q - whole : whole - q;
+  return off <= std::max<size_t>(2, k);
+}
+
 // A period is consistent when every regular name recurs within one period or every few
 // whole periods; a layer's period fails on the names that occur once per step.
 bool Consistent(size_t period, const std::vector<size_t>& regular_spacing) {
@@ -282,9 +292,24 @@ PeriodDetection DetectPeriod(std::span<const NameId> names, std::span<const int6
   if (verified.empty()) return result;
   int64_t best_gap = 0;
   for (const Verified& v : verified) best_gap = std::max(best_gap, v.gap);
+  auto comparable = [&](const Verified& v) { return 2 * v.gap >= best_gap; };
   const Verified* chosen = nullptr;
+  const Verified* shortest = nullptr;
   for (const Verified& v : verified) {
-    if (2 * v.gap >= best_gap && (!chosen || v.period < chosen->period)) chosen = &v;
+    if (!comparable(v)) continue;
+    bool repeated = std::any_of(verified.begin(), verified.end(), [&](const Verified& w) {
+      return comparable(w) && w.period < v.period && Repeats(v.period, w.period);
+    });
+    if (repeated) continue;
+    if (!shortest || v.period < shortest->period) shortest = &v;
+    if (v.period >= options.min_period && (!chosen || v.period > chosen->period)) chosen = &v;
+  }
+  if (chosen == nullptr) {
+    result.refused = "the kernel sequence repeats every " + std::to_string(shortest->period) +
+                     (shortest->period == 1 ? " kernel" : " kernels") +
+                     ", too short for a step (fewer than " + std::to_string(options.min_period) +
+                     " kernels: one operation in a loop)";
+    return result;
   }
   const size_t p = chosen->period;
   result.found = true;

@@ -3,9 +3,12 @@
 // regular distance; a candidate is verified by how often seq[i] == seq[i + p] in the steady
 // tail, and must be consistent with every regular name (a name recurring every d >= p
 // kernels must have d a multiple of p, which rules out the period of a repeated layer).
-// Among consistent candidates the smallest one whose cut falls at an idle gap comparable to
-// the best is taken, so a step is not mistaken for two. Steps are cut at one phase of the
-// period, re-synchronised on the anchor name when noise shifts the sequence; a differing
+// Among consistent candidates whose cuts fall at an idle gap comparable to the best, one that
+// is a whole number of a shorter one (give or take a kernel per repeat) is that unit
+// repeated and is dropped; of the units left the longest is taken: the whole repeating
+// unit (a step), not a sub-unit of it (a layer) that happens to cut at similar gaps.
+// Units shorter than kMinStepKernels are refused, with the reason. Steps are cut at one phase of
+// the period, re-synchronised on the anchor name when noise shifts the sequence; a differing
 // warm-up prefix becomes its own step.
 //
 // The phase: the one with the largest median idle gap before it, unless host transfers say
@@ -25,16 +28,24 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "stepstat/trace.h"
 
 namespace stepstat {
 
+/// A step of a training or inference run launches tens to thousands of kernels (each layer
+/// several). A sequence that repeats every one to three kernels is one operation in a loop
+/// (a benchmark's kernel, a kernel and its copy): cutting it into "steps" only restates
+/// per-kernel figures, and any phase of so short a period is as good as another.
+inline constexpr size_t kMinStepKernels = 4;
+
 struct PeriodDetectorOptions {
   double min_match_rate = 0.8;  ///< seq[i] == seq[i+p] at least this often in the steady tail
   size_t min_repeats = 3;       ///< the tail must hold at least this many periods
   size_t max_candidates = 32;
+  size_t min_period = kMinStepKernels;  ///< shorter repeating units are refused
 };
 
 struct PeriodDetection {
@@ -47,6 +58,8 @@ struct PeriodDetection {
   /// Kernel indexes where steps start, increasing, from 0. The first and last steps may be
   /// partial (shorter than period - slack): a warm-up prefix, a cut-off tail.
   std::vector<size_t> boundaries;
+  /// When not found although the sequence repeats: why its period was refused.
+  std::string refused;
 };
 
 /// `names` are the kernels' name ids in start order; `idle_before[i]` is the kernels' idle

@@ -221,7 +221,48 @@ TEST(PeriodDetector, TooShortOrMismatchedInputIsNotFound) {
   std::vector<int64_t> idle_100(100, 0);
   std::vector<uint8_t> transfers_wrong = {1};
   EXPECT_FALSE(DetectPeriod(longer, idle_100, transfers_wrong).found);
-  EXPECT_TRUE(DetectPeriod(longer, idle_100).found);
+}
+
+// Issue 12: one kernel in a loop (hcc_h100nvl_BN: 4501 "steps" of 1 kernel) is no step;
+// neither is a kernel and its companion. The reason is said.
+TEST(PeriodDetector, PeriodsTooShortForAStepAreRefused) {
+  for (size_t unit : {1u, 2u, 3u}) {
+    std::vector<NameId> names;
+    std::vector<int64_t> idle;
+    for (size_t i = 0; i < 600; ++i) {
+      names.push_back(static_cast<NameId>(1 + i % unit));
+      idle.push_back(i % unit == 0 ? 5000 : 100);
+    }
+    PeriodDetection d = DetectPeriod(names, idle);
+    EXPECT_FALSE(d.found) << unit;
+    EXPECT_EQ(d.refused, "the kernel sequence repeats every " + std::to_string(unit) +
+                             (unit == 1 ? " kernel" : " kernels") +
+                             ", too short for a step (fewer than 4 kernels: one operation in a "
+                             "loop)");
+  }
+  std::vector<NameId> names;
+  std::vector<int64_t> idle;
+  for (size_t i = 0; i < 600; ++i) {
+    names.push_back(static_cast<NameId>(1 + i % 4));
+    idle.push_back(i % 4 == 0 ? 5000 : 100);
+  }
+  PeriodDetection d = DetectPeriod(names, idle);
+  EXPECT_TRUE(d.found);
+  EXPECT_EQ(d.period, 4u);
+}
+
+// A step made of identical halves, with the same idle gap at every half: the half is the
+// repeating unit, and twice it is that unit repeated, not a longer step.
+TEST(PeriodDetector, AWholeNumberOfAUnitIsThatUnitRepeated) {
+  std::vector<NameId> names;
+  std::vector<int64_t> idle;
+  for (size_t i = 0; i < 4000; ++i) {
+    names.push_back(static_cast<NameId>(1 + i % 20));
+    idle.push_back(i % 20 == 0 ? 9000 : 100 + static_cast<int64_t>(i % 7));
+  }
+  PeriodDetection d = DetectPeriod(names, idle);
+  ASSERT_TRUE(d.found);
+  EXPECT_EQ(d.period, 20u);
 }
 
 }  // namespace

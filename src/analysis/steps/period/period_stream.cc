@@ -108,6 +108,8 @@ DetectedSteps StreamingPeriodDetector::Finish() {
     result_.found = true;
     result_.period = d.period;
     for (size_t b : d.boundaries) Emit(b, starts_[b]);
+  } else {
+    result_.refused = std::move(d.refused);
   }
   return std::move(result_);
 }

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -42,6 +43,8 @@ struct DetectedSteps {
   /// The trace contradicted the period found on the prefix: nothing was found, detect
   /// again with a prefix that holds every kernel.
   bool needs_whole_sequence = false;
+  /// When not found although the sequence repeats: why (PeriodDetection::refused).
+  std::string refused;
 };
 
 /// Names the prefix saw at most twice, and whether one of them recurs in the rest of the

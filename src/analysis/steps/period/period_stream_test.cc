@@ -8,6 +8,7 @@
 
 #include "analysis/steps/period/period_cutter.h"
 #include "analysis/steps/period/period_detector.h"
+#include "analysis/steps/period/steps_period.h"
 
 namespace stepstat {
 namespace {
@@ -131,14 +132,25 @@ TEST(StreamingPeriodDetector, SameStepsWhateverThePrefixEndCutsThrough) {
   }
 }
 
-TEST(StreamingPeriodDetector, TinyPeriodsWhereTheSlackExceedsThePeriod) {
-  for (size_t period : {1u, 2u, 3u}) {
+// Periods under kMinStepKernels are refused (issue 12), streamed as whole, with the reason;
+// the shortest period accepted streams as the whole sequence does.
+TEST(StreamingPeriodDetector, TinyPeriodsAreRefusedStreamedAsWhole) {
+  for (size_t period : {1u, 2u, 3u, 4u}) {
     SCOPED_TRACE(period);
     Sequence s;
     for (int i = 0; i < 5000; ++i) {
       s.Kernel(static_cast<NameId>(i % period), i % period == 0 ? 5'000 : 100);
     }
-    ExpectSameAsWhole(s, 256, 256);
+    if (period >= kMinStepKernels) {
+      ExpectSameAsWhole(s, 256, 256);
+      continue;
+    }
+    PeriodDetection whole = DetectPeriod(s.names, s.idle, s.host_transfer);
+    DetectedSteps streamed = Streamed(s, 256);
+    EXPECT_FALSE(whole.found);
+    EXPECT_FALSE(streamed.found);
+    EXPECT_FALSE(whole.refused.empty());
+    EXPECT_EQ(streamed.refused, whole.refused);
   }
 }
 
@@ -192,6 +204,43 @@ TEST(StreamingCutter, FinishDropsCutsTooCloseToTheEnd) {
   for (const StreamingCutter::Cut& c : cutter.cuts()) cuts.push_back(c.index);
   EXPECT_EQ(cuts, (std::vector<size_t>{100, 200, 300, 400}));
   EXPECT_EQ(cutter.kernel_count(), 503u);
+}
+
+// Kernels of `steps` periods of 10 names; the long idle gap sits before kernel `phase` of
+// each period, so the steps are cut there.
+Status FeedPeriods(TraceSink& sink, int steps, int phase) {
+  StringPool pool;
+  std::vector<NameId> names;
+  for (char k = '0'; k <= '9'; ++k) names.push_back(pool.Intern(std::string{'k', k}));
+  std::vector<GpuOp> ops;
+  int64_t t = 0;
+  for (int i = 0; i < 10 * steps; ++i) {
+    t += i % 10 == phase ? 50'000 : 100;
+    GpuOp op;
+    op.start_ns = t;
+    op.duration_ns = 1'000;
+    op.name = names[static_cast<size_t>(i % 10)];
+    t += op.duration_ns;
+    ops.push_back(op);
+  }
+  return sink.OnGpuOps(ops, pool);
+}
+
+// Issue 12: a period must repeat at least three times whole; a sequence holding three
+// periods cut off-phase holds two whole steps and two partial ones.
+TEST(DetectStepsByPeriod, FewerThanThreeWholeStepsAreRefused) {
+  Result<DetectedSteps> off_phase =
+      DetectStepsByPeriod([](TraceSink& sink) { return FeedPeriods(sink, 3, 5); });
+  ASSERT_TRUE(off_phase.ok());
+  EXPECT_FALSE(off_phase->found);
+  EXPECT_EQ(off_phase->refused,
+            "the kernel sequence's period of 10 kernels holds only 2 whole steps (3 needed to "
+            "tell a step from a coincidence)");
+  Result<DetectedSteps> more =
+      DetectStepsByPeriod([](TraceSink& sink) { return FeedPeriods(sink, 5, 5); });
+  ASSERT_TRUE(more.ok());
+  EXPECT_TRUE(more->found);
+  EXPECT_EQ(more->period, 10u);
 }
 
 }  // namespace

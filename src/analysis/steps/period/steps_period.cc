@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace stepstat {
 
@@ -65,6 +67,7 @@ class KernelSequenceSink : public TraceSink {
   Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& pool) override {
     for (const GpuOp& op : ops) {
       if (op.kind == OpKind::kKernel) {
+        NotePlace(op, pool);
         Take({op.start_ns, op.end_ns(), op.name, true, Transfer::kNone});
       } else if (op.kind == OpKind::kMemcpy) {
         Transfer transfer = HostTransfer(op.name, pool);
@@ -80,8 +83,25 @@ class KernelSequenceSink : public TraceSink {
   }
   bool unsorted() const { return unsorted_; }
   std::vector<Op>& buffered() { return buffered_; }
+  /// Two of the (device, process) pairs the kernels ran on, when there are several.
+  const std::vector<std::string>& places() const { return places_; }
 
  private:
+  // Kernels of several GPUs or processes interleave as their clocks happen to fall: their
+  // merged sequence has no period of one run (issue 12). Two places are enough to say so.
+  void NotePlace(const GpuOp& op, const StringPool& pool) {
+    if (places_.size() >= 2) return;
+    if (op.device == last_device_ && op.pid == last_pid_ && !places_.empty()) return;
+    last_device_ = op.device, last_pid_ = op.pid;
+    std::string place(pool.Get(op.device));
+    if (place.empty()) place = "an unnamed device";
+    if (op.pid >= 0) place += " (pid " + std::to_string(op.pid) + ")";
+    if (std::find(places_.begin(), places_.end(), place) == places_.end()) places_.push_back(place);
+  }
+  std::vector<std::string> places_;
+  NameId last_device_ = 0;
+  int32_t last_pid_ = -1;
+
   void Take(const Op& op) {
     if (buffer_) {
       buffered_.push_back(op);
@@ -115,6 +135,15 @@ class KernelSequenceSink : public TraceSink {
   std::vector<Op> buffered_;
 };
 
+DetectedSteps RefuseSeveralPlaces(const std::vector<std::string>& places, DetectedSteps steps) {
+  if (places.size() < 2) return steps;
+  DetectedSteps refused;
+  refused.kernel_count = steps.kernel_count;
+  refused.refused = "the trace holds the kernels of several GPUs or processes (" + places[0] +
+                    ", " + places[1] + ", ...), whose merged sequence has no period of one run";
+  return refused;
+}
+
 // One streaming read into a detector holding at most `prefix_kernels` to detect; `unsorted`
 // when kernels were not in start order (the result is then meaningless).
 Result<DetectedSteps> ReadStreaming(const std::function<Status(TraceSink&)>& read_gpu_ops,
@@ -124,7 +153,7 @@ Result<DetectedSteps> ReadStreaming(const std::function<Status(TraceSink&)>& rea
   KernelSequenceSink streamed(&feed);
   RETURN_IF_ERROR(read_gpu_ops(streamed));
   unsorted = streamed.unsorted();
-  return detector.Finish();
+  return RefuseSeveralPlaces(streamed.places(), detector.Finish());
 }
 
 // Everything buffered, sorted by start, then detected on the whole sequence.
@@ -145,7 +174,33 @@ Result<DetectedSteps> ReadBuffered(const std::function<Status(TraceSink&)>& read
     }
   }
   ops = {};
-  return detector.Finish();
+  return RefuseSeveralPlaces(buffered.places(), detector.Finish());
+}
+
+}  // namespace
+
+namespace {
+
+// A unit seen fewer than three times whole is as likely a coincidence (a model's forward and
+// backward, two alike phases) as a step: refused, with the reason.
+DetectedSteps RequireWholeSteps(DetectedSteps steps) {
+  if (!steps.found) return steps;
+  const size_t short_by = std::max<size_t>(1, steps.period / 100);  // as steps.cc flags partial
+  size_t whole = 0;
+  for (size_t i = 0; i < steps.first_kernels.size(); ++i) {
+    size_t end =
+        i + 1 < steps.first_kernels.size() ? steps.first_kernels[i + 1] : steps.kernel_count;
+    whole += end - steps.first_kernels[i] + short_by > steps.period;
+  }
+  if (whole >= kMinWholeSteps) return steps;
+  DetectedSteps refused;
+  refused.kernel_count = steps.kernel_count;
+  refused.detected_on = steps.detected_on;
+  refused.refused = "the kernel sequence's period of " + std::to_string(steps.period) +
+                    " kernels holds only " + std::to_string(whole) + " whole " +
+                    (whole == 1 ? "step" : "steps") + " (" + std::to_string(kMinWholeSteps) +
+                    " needed to tell a step from a coincidence)";
+  return refused;
 }
 
 }  // namespace
@@ -155,10 +210,13 @@ Result<DetectedSteps> DetectStepsByPeriod(const std::function<Status(TraceSink&)
   ASSIGN_OR_RETURN(
       DetectedSteps steps,
       ReadStreaming(read_gpu_ops, StreamingPeriodDetector::kDefaultPrefixKernels, unsorted));
-  if (unsorted) return ReadBuffered(read_gpu_ops);
-  if (!steps.needs_whole_sequence) return steps;
-  // The prefix's period was contradicted by a longer structure: hold every kernel.
-  return ReadStreaming(read_gpu_ops, SIZE_MAX, unsorted);
+  if (unsorted) {
+    ASSIGN_OR_RETURN(steps, ReadBuffered(read_gpu_ops));
+  } else if (steps.needs_whole_sequence) {
+    // The prefix's period was contradicted by a longer structure: hold every kernel.
+    ASSIGN_OR_RETURN(steps, ReadStreaming(read_gpu_ops, SIZE_MAX, unsorted));
+  }
+  return RequireWholeSteps(std::move(steps));
 }
 
 }  // namespace stepstat

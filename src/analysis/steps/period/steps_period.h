@@ -12,6 +12,9 @@
 
 namespace stepstat {
 
+/// Detected steps must hold this many whole periods, else they are refused (`refused`).
+inline constexpr size_t kMinWholeSteps = 3;
+
 /// `read_gpu_ops` reads the GPU trace into the sink it is given (it may be called twice).
 Result<DetectedSteps> DetectStepsByPeriod(const std::function<Status(TraceSink&)>& read_gpu_ops);
 

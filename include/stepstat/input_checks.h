@@ -1,0 +1,36 @@
+// Checks on the inputs of a summary before it is made, on a bounded prefix of each file so
+// that they cost the same whatever the trace's size: a launch trace from another run is
+// refused, a file holding several GPUs and coarse timestamps are said on stderr.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "stepstat/status.h"
+#include "stepstat/step_stats.h"
+
+namespace stepstat {
+
+struct InputCheckOptions {
+  size_t launch_rows = 4096;  ///< launch rows checked against the GPU trace
+  /// GPU-trace rows read for devices and resolution, and for the kernels the launch rows
+  /// match (4 per launch row: kernels of other streams interleave). Small enough that the
+  /// check costs a few ms whatever the file's size.
+  size_t gpu_rows = size_t{1} << 14;
+};
+
+struct InputCheckReport {
+  std::vector<std::string> warnings;  ///< one line each, without the "stepstat: " prefix
+  int64_t launch_rows_checked = 0;
+  int64_t launch_rows_matched = 0;
+};
+
+/// An error when under half of the checked launch rows match a kernel of the GPU trace
+/// (kern-exec rows by kernel start and duration, api-trace rows by correlation id).
+/// The launch check is for CSV pairs only: an SQLite export or Kineto trace holds both sides
+/// of one run. Of an SQLite export the first kernels as stored say how many GPUs it holds; a
+/// Kineto trace is parsed whole, so it is not read here (`--details` says it).
+Result<InputCheckReport> CheckInputs(const SummaryInputs& inputs,
+                                     const InputCheckOptions& options = {});
+
+}  // namespace stepstat
