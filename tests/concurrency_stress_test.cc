@@ -13,11 +13,10 @@
 #include "analysis/summary/summarize_internal.h"
 #include "core/intervals.h"
 #include "deadline.h"
-#include "report/details_json.h"
 #include "stepstat/policy.h"
 #include "stepstat/report.h"
 #include "stepstat/steps.h"
-#include "synth/synth.h"
+#include "stepstat/synth.h"
 
 namespace stepstat {
 namespace {

@@ -7,7 +7,7 @@
 #include "stepstat/policy.h"
 #include "stepstat/read.h"
 #include "stepstat/step_stats.h"
-#include "synth/synth.h"
+#include "stepstat/synth.h"
 
 namespace stepstat {
 namespace {

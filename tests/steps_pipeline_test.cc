@@ -8,7 +8,6 @@
 #include <sstream>
 
 #include "core/intervals.h"
-#include "report/details_json.h"
 #include "stepstat/details.h"
 #include "stepstat/report.h"
 #include "stepstat/step_stats.h"

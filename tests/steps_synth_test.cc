@@ -11,7 +11,7 @@
 #include "stepstat/read.h"
 #include "stepstat/report.h"
 #include "stepstat/steps.h"
-#include "synth/synth.h"
+#include "stepstat/synth.h"
 
 namespace stepstat {
 namespace {

@@ -77,8 +77,8 @@ TEST(OverlapMeter, OneSideFirstUntilItWaitsThenTheOther) {
       MustFinishWithin(10s, "one side first", [&] {
         std::thread t1([&] { Feed(early, early_data, 8); });
         // The early side holds 8 > 4 pending: its second Add waits for the other side.
-        ASSERT_TRUE(EventuallyTrue(
-            [&] { return meter.waiting(static_cast<OverlapMeter::Side>(first)); }));
+        ASSERT_TRUE(
+            EventuallyTrue([&] { return meter.waiting(static_cast<OverlapMeter::Side>(first)); }));
         std::thread t2([&] {
           // Empty batches first: they must not block, though the other side is full.
           ASSERT_TRUE(late.Add(std::span<const Interval>()));

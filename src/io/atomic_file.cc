@@ -1,11 +1,11 @@
-#include "io/atomic_file.h"
-
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <random>
 #include <string>
 #include <system_error>
+
+#include "stepstat/output.h"
 
 namespace stepstat {
 

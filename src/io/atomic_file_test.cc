@@ -1,11 +1,11 @@
-#include "io/atomic_file.h"
-
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+
+#include "stepstat/output.h"
 
 #if !defined(_WIN32)
 #include <fcntl.h>

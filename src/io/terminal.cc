@@ -1,10 +1,10 @@
-#include "io/terminal.h"
-
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <string>
+
+#include "stepstat/output.h"
 
 namespace stepstat {
 

@@ -1,8 +1,8 @@
-#include "io/terminal.h"
-
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+
+#include "stepstat/output.h"
 
 namespace stepstat {
 namespace {

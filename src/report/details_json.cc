@@ -1,5 +1,3 @@
-#include "report/details_json.h"
-
 #include "report/json_writer.h"
 #include "stepstat/report.h"
 

@@ -1,11 +1,10 @@
-#include "report/markdown.h"
-
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "report/table.h"
 #include "report/text_escape.h"
+#include "stepstat/report.h"
 
 namespace stepstat {
 

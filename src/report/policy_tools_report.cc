@@ -1,10 +1,10 @@
-#include "report/policy_tools_report.h"
-
 #include <fmt/format.h>
 
 #include "core/true_divide.h"
 #include "report/json_writer.h"
+#include "report/table.h"
 #include "report/text_escape.h"
+#include "stepstat/report.h"
 
 namespace stepstat {
 

@@ -9,15 +9,10 @@
 #include <vector>
 
 #include "stepstat/details.h"
+#include "stepstat/report.h"
 #include "stepstat/step_stats.h"
 
 namespace stepstat {
-
-struct TextStyle {
-  bool unicode = true;  ///< block-character bars and "…"; ASCII otherwise
-  size_t width = 0;     ///< columns of the terminal tables must fit; 0: no limit
-  std::string_view ellipsis() const { return unicode ? "…" : "..."; }
-};
 
 /// How a table column gives way when the table is wider than its limit.
 struct ColumnFit {
@@ -63,14 +58,5 @@ std::string FormatBytes(int64_t bytes);
 std::string Bar(double fraction, size_t width, const TextStyle& style);
 /// A trace name made printable and cut to `width` columns.
 std::string DisplayName(std::string_view name, size_t width, const TextStyle& style);
-
-/// The summary, plus the details sections when `details` is not null.
-/// `union_busy_percent`, when known, is shown beside the summed busy % so that a sum over
-/// concurrent streams past 100 % is not misread.
-std::string StepStatsToTable(const StepStats& stats, const Details* details, const TextStyle& style,
-                             std::optional<double> union_busy_percent = std::nullopt);
-
-/// The details sections alone (table_details.cc).
-std::string DetailsToTable(const Details& details, const TextStyle& style);
 
 }  // namespace stepstat

@@ -80,9 +80,8 @@ std::string DeviceSection(const Details& d, const TextStyle& style) {
          FormatCount(dev.gaps.count), "", "", ""},
         {dev.kernel_time_ns, dev.kernel_union_ns, dev.gaps.total_ns, dev.gaps.maximum_ns});
     for (const StreamDetails& s : dev.streams) {
-      add({"  " + StreamLabel(dev, s),
-           FormatCount(s.kernel_count), "", "", FormatCount(s.gaps.count), "", "",
-           FormatCount(s.overlapping_kernels)},
+      add({"  " + StreamLabel(dev, s), FormatCount(s.kernel_count), "", "",
+           FormatCount(s.gaps.count), "", "", FormatCount(s.overlapping_kernels)},
           {s.kernel_time_ns, s.kernel_union_ns, s.gaps.total_ns, s.gaps.maximum_ns});
     }
     notes += Note("  " + DisplayName(dev.device, 40, style) + ": kernels busy " +

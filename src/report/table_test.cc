@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "report/markdown.h"
+#include "stepstat/report.h"
 
 namespace stepstat {
 namespace {

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "stepstat/synth.h"
 #include "synth/kernel_catalog.h"
-#include "synth/synth.h"
 #include "synth/test_csv.h"
 
 namespace stepstat::synth {

@@ -7,9 +7,9 @@
 #include <memory>
 
 #include "stepstat/status.h"
+#include "stepstat/synth.h"
 #include "synth/step_plan.h"
 #include "synth/step_timeline.h"
-#include "synth/synth.h"
 
 namespace stepstat::synth {
 

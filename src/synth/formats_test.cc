@@ -13,7 +13,7 @@
 #include "stepstat/read.h"
 #include "stepstat/step_stats.h"
 #include "stepstat/steps.h"
-#include "synth/synth.h"
+#include "stepstat/synth.h"
 
 namespace stepstat::synth {
 namespace {

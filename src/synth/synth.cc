@@ -1,4 +1,4 @@
-#include "synth/synth.h"
+#include "stepstat/synth.h"
 
 #include <algorithm>
 #include <memory>

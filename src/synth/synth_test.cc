@@ -1,4 +1,4 @@
-#include "synth/synth.h"
+#include "stepstat/synth.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>

@@ -9,8 +9,8 @@
 
 #include "command_support.h"
 #include "commands.h"
-#include "report/policy_tools_report.h"
 #include "stepstat/details.h"
+#include "stepstat/report.h"
 
 namespace stepstat::cli {
 

@@ -6,7 +6,7 @@
 
 #include "command_support.h"
 #include "commands.h"
-#include "report/policy_tools_report.h"
+#include "stepstat/report.h"
 
 namespace stepstat::cli {
 

@@ -7,9 +7,6 @@
 
 #include "command_support.h"
 #include "commands.h"
-#include "report/details_json.h"
-#include "report/markdown.h"
-#include "report/table.h"
 #include "stepstat/details.h"
 #include "stepstat/policy.h"
 #include "stepstat/report.h"

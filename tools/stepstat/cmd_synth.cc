@@ -6,7 +6,7 @@
 #include <string>
 
 #include "commands.h"
-#include "synth/synth.h"
+#include "stepstat/synth.h"
 
 namespace stepstat::cli {
 

@@ -5,9 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "io/atomic_file.h"
-#include "io/terminal.h"
 #include "stepstat/input_checks.h"
+#include "stepstat/output.h"
 
 namespace stepstat::cli {
 

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "report/table.h"
 #include "stepstat/policy.h"
+#include "stepstat/report.h"
 #include "stepstat/status.h"
 #include "stepstat/step_stats.h"
 

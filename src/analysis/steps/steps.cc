@@ -11,15 +11,15 @@
 #include <optional>
 
 #include "analysis/details/details_values.h"
+#include "analysis/pipeline/tee_sink.h"
+#include "analysis/steps/period/steps_period.h"
 #include "analysis/steps/step_filter_sink.h"
 #include "analysis/steps/steps_accumulate.h"
 #include "analysis/steps/steps_attribution.h"
 #include "analysis/steps/steps_distribution.h"
-#include "analysis/steps/period/steps_period.h"
 #include "analysis/steps/steps_ranges.h"
 #include "analysis/steps/steps_sink.h"
 #include "analysis/steps/steps_source.h"
-#include "analysis/pipeline/tee_sink.h"
 
 namespace stepstat {
 

@@ -3,9 +3,9 @@
 #include <optional>
 
 #include "analysis/pipeline/launched_kernels_sink.h"
+#include "analysis/pipeline/two_sides.h"
 #include "analysis/steps/step_overlap_meter.h"
 #include "analysis/steps/steps_sink.h"
-#include "analysis/pipeline/two_sides.h"
 #include "readers/nsys_sqlite.h"
 
 namespace stepstat {

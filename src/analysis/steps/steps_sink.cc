@@ -4,8 +4,8 @@
 #include <limits>
 #include <utility>
 
-#include "analysis/steps/steps_attribution.h"
 #include "analysis/pipeline/two_sides.h"
+#include "analysis/steps/steps_attribution.h"
 
 namespace stepstat {
 

@@ -1,7 +1,9 @@
-// Output files appear whole or not at all: written to a temporary file beside the target,
-// then renamed over it. A failed run leaves no partial output behind.
+// Where results go: files that appear whole or not at all, standard output, and what that
+// output is (a terminal, how wide, whether it shows Unicode). The only part of the public API
+// that talks to the OS; its implementation lives in src/io/.
 #pragma once
 
+#include <cstddef>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -11,6 +13,8 @@
 
 namespace stepstat {
 
+// Output files: written to a temporary file beside the target, then renamed over it. A
+// failed run leaves no partial output behind.
 /// Writes `bytes` to `path` atomically (same-directory temp file + rename); a device or pipe
 /// is written in place.
 Status WriteFileAtomically(const std::filesystem::path& path, std::string_view bytes);
@@ -42,5 +46,18 @@ class AtomicFileWriter {
 
 /// Writes `bytes` to standard output; false if the write failed (e.g. a closed pipe).
 bool WriteStdout(std::string_view bytes);
+
+// Standard output: a terminal or not, and what it can display.
+/// Whether standard output is a terminal (isatty).
+bool StdoutIsTerminal();
+
+/// How many columns text tables on standard output must fit: COLUMNS when it is a positive
+/// number (so a pipe or a test can ask for a width), else the terminal's width when standard
+/// output is one, else 0: no limit (a table written to a file keeps every column).
+size_t StdoutColumns();
+
+/// Whether text output may use Unicode block characters: the locale (LC_ALL, LC_CTYPE,
+/// LANG, first one set) names UTF-8, NO_COLOR is unset and TERM is not "dumb".
+bool TerminalAllowsUnicode();
 
 }  // namespace stepstat
