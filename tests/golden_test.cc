@@ -5,6 +5,7 @@
 // set for the run.
 // STEPSTAT_UPDATE_GOLDEN=1 rewrites the expectations from the current binary; review the diff.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -54,8 +55,11 @@ TEST_P(Golden, MatchesExpectedOutput) {
     if (!fs::exists(shared)) GTEST_SKIP() << "needs " << shared;
     while ((at = args.find("@SHARED@")) != std::string::npos) args.replace(at, 8, shared);
   }
-  fs::path out = fs::temp_directory_path() / ("stepstat-golden-" + GetParam() + ".out");
-  fs::path err = fs::temp_directory_path() / ("stepstat-golden-" + GetParam() + ".err");
+  // The process id too: other worktrees on this machine run the same cases in the same /tmp
+  // (two runs sharing a file once made a case's expected output empty).
+  const std::string scratch = "stepstat-golden-" + GetParam() + "-" + std::to_string(getpid());
+  fs::path out = fs::temp_directory_path() / (scratch + ".out");
+  fs::path err = fs::temp_directory_path() / (scratch + ".err");
   // Output that depends on the terminal's abilities (Unicode bars) must not depend on the
   // developer's locale: every case runs in one fixed environment, plus its optional `env`
   // file (VAR=value lines, e.g. NO_COLOR=1).

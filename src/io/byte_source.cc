@@ -13,30 +13,38 @@ bool StartsWith(std::string_view bytes, std::string_view magic) {
   return bytes.substr(0, magic.size()) == magic;
 }
 
+// Reads up to `n` bytes from the front of `stream` (fewer only at its end).
+Result<std::string> ReadFront(InputStream& stream, size_t n) {
+  std::string front(n, '\0');
+  size_t have = 0;
+  while (have < n) {
+    ASSIGN_OR_RETURN(size_t got, stream.Read(front.data() + have, n - have));
+    if (got == 0) break;
+    have += got;
+  }
+  front.resize(have);
+  return front;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::filesystem::path& path,
                                                    std::string_view display_name) {
   ASSIGN_OR_RETURN(std::unique_ptr<InputStream> stream, OpenFileStream(path, display_name));
   // Read the magic through the stream so pipes work too; it is put back in front after.
-  std::string magic(4, '\0');
-  size_t have = 0;
-  while (have < magic.size()) {
-    ASSIGN_OR_RETURN(size_t got, stream->Read(magic.data() + have, magic.size() - have));
-    if (got == 0) break;
-    have += got;
-  }
-  magic.resize(have);
+  ASSIGN_OR_RETURN(std::string magic, ReadFront(*stream, 4));
+  // Any of them may hold UTF-16 text: what Windows PowerShell's `>` writes (then perhaps
+  // compressed). It is transcoded so that every reader sees the UTF-8 text nsys writes.
   if (StartsWith(magic, "\x1f\x8b")) {
-    return BufferedSource(
-        GzipStream(PrefixedStream(std::move(magic), std::move(stream)), display_name));
+    return BufferedSource(TextFromMaybeUtf16(
+        GzipStream(PrefixedStream(std::move(magic), std::move(stream)), display_name),
+        display_name));
   }
   if (StartsWith(magic, "\x28\xb5\x2f\xfd")) {
-    return BufferedSource(
-        ZstdStream(PrefixedStream(std::move(magic), std::move(stream)), display_name));
+    return BufferedSource(TextFromMaybeUtf16(
+        ZstdStream(PrefixedStream(std::move(magic), std::move(stream)), display_name),
+        display_name));
   }
-  // A byte order mark of UTF-16: what Windows PowerShell's `>` writes. Transcoded so that
-  // every reader sees the same UTF-8 text as from nsys itself.
   if (StartsWith(magic, "\xff\xfe") || StartsWith(magic, "\xfe\xff")) {
     const bool big_endian = magic[0] == '\xfe';
     return BufferedSource(

@@ -39,6 +39,11 @@ std::unique_ptr<InputStream> ZstdStream(std::unique_ptr<InputStream> compressed,
 std::unique_ptr<InputStream> Utf16ToUtf8(std::unique_ptr<InputStream> utf16, bool big_endian,
                                          std::string_view display_name);
 
+/// `in` as it is, or transcoded by Utf16ToUtf8 when it starts with a UTF-16 byte order mark;
+/// decided at the first Read.
+std::unique_ptr<InputStream> TextFromMaybeUtf16(std::unique_ptr<InputStream> in,
+                                                std::string_view display_name);
+
 /// Returns `prefix` first, then the rest of `rest`: puts sniffed magic bytes back in front.
 std::unique_ptr<InputStream> PrefixedStream(std::string prefix, std::unique_ptr<InputStream> rest);
 

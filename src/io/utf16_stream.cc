@@ -129,7 +129,44 @@ class Utf16ToUtf8Stream final : public InputStream {
   size_t pending_used_ = 0;
 };
 
+// Decides on the first Read, so that opening never reads (a corrupt compressed stream is
+// reported by the first read, as without this wrapper).
+class SniffingStream final : public InputStream {
+ public:
+  SniffingStream(std::unique_ptr<InputStream> in, std::string_view display_name)
+      : in_(std::move(in)), name_(display_name) {}
+
+  Result<size_t> Read(char* dest, size_t capacity) override {
+    if (!decided_) {
+      std::string front(2, '\0');
+      size_t have = 0;
+      while (have < front.size()) {
+        ASSIGN_OR_RETURN(size_t got, in_->Read(front.data() + have, front.size() - have));
+        if (got == 0) break;
+        have += got;
+      }
+      front.resize(have);
+      const bool utf16 = front == "\xff\xfe" || front == "\xfe\xff";
+      const bool big_endian = utf16 && front[0] == '\xfe';
+      in_ = PrefixedStream(std::move(front), std::move(in_));
+      if (utf16) in_ = Utf16ToUtf8(std::move(in_), big_endian, name_);
+      decided_ = true;
+    }
+    return in_->Read(dest, capacity);
+  }
+
+ private:
+  std::unique_ptr<InputStream> in_;
+  std::string name_;
+  bool decided_ = false;
+};
+
 }  // namespace
+
+std::unique_ptr<InputStream> TextFromMaybeUtf16(std::unique_ptr<InputStream> in,
+                                                std::string_view display_name) {
+  return std::make_unique<SniffingStream>(std::move(in), display_name);
+}
 
 std::unique_ptr<InputStream> Utf16ToUtf8(std::unique_ptr<InputStream> utf16, bool big_endian,
                                          std::string_view display_name) {

@@ -2,6 +2,7 @@
 // read as the same UTF-8 text nsys writes.
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <filesystem>
 #include <fstream>
@@ -76,6 +77,27 @@ TEST(Utf16Stream, LittleAndBigEndianReadAsUtf8) {
     EXPECT_EQ(read.value(), text) << (big_endian ? "big" : "little") << " endian";
     fs::remove(path);
   }
+}
+
+// A PowerShell export compressed afterwards: decompressed, then transcoded.
+TEST(Utf16Stream, CompressedUtf16ReadsAsUtf8) {
+  const std::string text = "Start (ns),Duration (ns),Name\r\n1,2,k\xC3\xA9rnel\r\n";
+  std::string utf16 = ToUtf16(text, false);
+  std::string gz(compressBound(static_cast<uLong>(utf16.size())) + 64, '\0');
+  z_stream z{};
+  ASSERT_EQ(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  z.next_in = reinterpret_cast<Bytef*>(utf16.data());
+  z.avail_in = static_cast<uInt>(utf16.size());
+  z.next_out = reinterpret_cast<Bytef*>(gz.data());
+  z.avail_out = static_cast<uInt>(gz.size());
+  ASSERT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  gz.resize(z.total_out);
+  deflateEnd(&z);
+  fs::path path = WriteTemp("gz", gz);
+  Result<std::string> read = ReadAll(path);
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  EXPECT_EQ(read.value(), text);
+  fs::remove(path);
 }
 
 TEST(Utf16Stream, BrokenUtf16IsAnErrorNamingTheFile) {

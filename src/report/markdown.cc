@@ -141,11 +141,15 @@ std::string DetailsMarkdown(const Details& d) {
 std::string StepStatsToMarkdown(const StepStats& s, const Details* details,
                                 std::optional<double> union_busy_percent) {
   std::string out = "### Step summary: " + Code(s.source_gpu_trace) + "\n\n";
+  // The value column's times at one precision (its counts and percentages are labelled).
+  const int64_t launch_union = s.cpu_gpu_overlap ? s.cpu_gpu_overlap->launch_api_union_ns : 0;
+  std::vector<std::string> value_ms =
+      FormatMsColumn({s.gpu_span_ns, s.kernel_time_ns, launch_union});
   std::vector<Cells> rows = {
-      {"GPU span", FormatMs(s.gpu_span_ns) + " ms"},
+      {"GPU span", value_ms[0] + " ms"},
       {"GPU operations", FormatCount(s.gpu_operation_count)},
       {"kernels", FormatCount(s.kernel_count)},
-      {"kernel time (sum)", FormatMs(s.kernel_time_ns) + " ms"},
+      {"kernel time (sum)", value_ms[1] + " ms"},
       {"kernel time (sum), % of span", FormatPercent(s.kernel_busy_percent_of_span)},
   };
   if (union_busy_percent) {
@@ -156,8 +160,7 @@ std::string StepStatsToMarkdown(const StepStats& s, const Details* details,
                                                    " ms, longest " +
                                                    FormatMs(s.launch_gaps.maximum_ns) + " ms"});
   if (s.cpu_gpu_overlap) {
-    rows.push_back(
-        {"launch API time (union)", FormatMs(s.cpu_gpu_overlap->launch_api_union_ns) + " ms"});
+    rows.push_back({"launch API time (union)", value_ms[2] + " ms"});
     rows.push_back({"launch API time during GPU kernels, % of launch API time",
                     FormatPercent(s.cpu_gpu_overlap->launch_api_overlap_percent)});
   }

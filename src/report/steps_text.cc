@@ -105,10 +105,11 @@ MetricFormat FormatOf(const std::string& metric, const Distribution& d) {
 
 Table DistributionTable(const StepsReport& report) {
   Table t;
+  // The metric's name is what ties a row to its JSON key: min and max give way before it.
   t.columns = {
-      {"metric", true, {0, 24}}, {"median", false, {}},  {"p10", false, {3, 0}},
-      {"p90", false, {3, 0}},    {"min", false, {2, 0}}, {"max", false, {2, 0}},
-      {"cv", false, {1, 0}},
+      {"metric", true, {0, 40}}, {"median", false, {}},  {"p10", false, {1, 0}},
+      {"p90", false, {1, 0}},    {"min", false, {3, 0}}, {"max", false, {3, 0}},
+      {"cv", false, {2, 0}},
   };
   for (const Distribution& d : report.steady_state) {
     MetricFormat f = FormatOf(d.metric, d);

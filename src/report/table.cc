@@ -195,24 +195,28 @@ std::string StepStatsToTable(const StepStats& s, const Details* details, const T
 
   TextTable overview;
   overview.Column("", TextTable::kLeft).Column("", TextTable::kRight).Column("", TextTable::kLeft);
-  overview.Row({"GPU span", FormatMs(s.gpu_span_ns) + " ms", "first op start to last op end"});
+  // The value column's times at one precision (its counts and percentages are labelled).
+  const std::optional<CpuGpuOverlap>& launch = s.cpu_gpu_overlap;
+  std::vector<std::string> ms = FormatMsColumn(
+      {s.gpu_span_ns, s.kernel_time_ns, s.launch_gaps.total_ns,
+       launch ? launch->launch_api_union_ns : 0, launch ? launch->launch_api_gpu_overlap_ns : 0});
+  overview.Row({"GPU span", ms[0] + " ms", "first op start to last op end"});
   overview.Row({"GPU operations", FormatCount(s.gpu_operation_count),
                 FormatCount(s.kernel_count) + " kernels, " +
                     FormatCount(s.gpu_operation_count - s.kernel_count) + " memory operations"});
-  overview.Row({"kernel time (sum)", FormatMs(s.kernel_time_ns) + " ms",
+  overview.Row({"kernel time (sum)", ms[1] + " ms",
                 FormatPercent(s.kernel_busy_percent_of_span) + " % of span (a sum: can pass 100)"});
   if (union_busy_percent) {
     overview.Row({"GPU busy (union)", FormatPercent(*union_busy_percent) + " %",
                   "of span with any kernel running"});
   }
-  overview.Row({"idle gaps between kernels", FormatMs(s.launch_gaps.total_ns) + " ms",
+  overview.Row({"idle gaps between kernels", ms[2] + " ms",
                 FormatCount(s.launch_gaps.positive_gap_count) + " gaps, longest " +
                     FormatMs(s.launch_gaps.maximum_ns) + " ms"});
   if (s.cpu_gpu_overlap) {
     const CpuGpuOverlap& o = *s.cpu_gpu_overlap;
-    overview.Row({"launch API time (union)", FormatMs(o.launch_api_union_ns) + " ms",
-                  "CPU time inside kernel-launch calls"});
-    overview.Row({"  of it during GPU kernels", FormatMs(o.launch_api_gpu_overlap_ns) + " ms",
+    overview.Row({"launch API time (union)", ms[3] + " ms", "CPU time inside kernel-launch calls"});
+    overview.Row({"  of it during GPU kernels", ms[4] + " ms",
                   FormatPercent(o.launch_api_overlap_percent) + " % of launch API time"});
   } else {
     overview.Row({"launch API time", "-", "no launch trace given"});
@@ -227,10 +231,11 @@ std::string StepStatsToTable(const StepStats& s, const Details* details, const T
       .Column("launches", TextTable::kRight);
   std::vector<int64_t> times;
   for (const ComponentStats& c : s.components) times.push_back(c.time_ns);
-  std::vector<std::string> ms = FormatMsColumn(times);
+  std::vector<std::string> component_ms = FormatMsColumn(times);
   for (size_t i = 0; i < s.components.size(); ++i) {
     const ComponentStats& c = s.components[i];
-    components.Row({DisplayName(c.name, 40, style), ms[i], FormatPercent(c.percent_of_kernel_time),
+    components.Row({DisplayName(c.name, 40, style), component_ms[i],
+                    FormatPercent(c.percent_of_kernel_time),
                     Bar(c.percent_of_kernel_time / 100.0, 24, style), FormatCount(c.launches)});
   }
   out += "Components\n" + components.Render(2, style);

@@ -58,7 +58,7 @@ std::string StreamLabel(const DeviceDetails& device, const StreamDetails& s) {
 
 std::string DeviceSection(const Details& d, const TextStyle& style) {
   TextTable t;
-  t.Column("device / stream", TextTable::kLeft, ColumnFit{0, 16})
+  t.Column("device / stream", TextTable::kLeft, ColumnFit{0, 24})
       .Column("kernels", TextTable::kRight)
       .Column("sum ms", TextTable::kRight)
       .Column("union ms", TextTable::kRight)

@@ -45,6 +45,36 @@ TEST(TextTable, AlignsByDisplayWidth) {
             " long name   10\n");
 }
 
+// Issue 13: one column held "13029.2", "37.433" and "0.435104"; zero printed as "0".
+TEST(Format, MillisecondColumnsHaveOnePrecision) {
+  EXPECT_EQ(FormatMsColumn({0, 435'104, 37'433'000, 13'029'200'000}),
+            (std::vector<std::string>{"0.0", "0.4", "37.4", "13029.2"}));
+  EXPECT_EQ(FormatMsColumn({0, 1'234'567}), (std::vector<std::string>{"0.000", "1.235"}));
+  EXPECT_EQ(FormatMsColumn({0, 50}), (std::vector<std::string>{"0.000000", "0.000050"}));
+}
+
+// Issue 13: tables were 133-170 columns on an 80-column terminal.
+TEST(TextTable, FitsAWidthByElidingThenDropping) {
+  TextTable t;
+  t.Column("n", TextTable::kRight)
+      .Column("extra", TextTable::kRight, ColumnFit{1, 0})
+      .Column("name", TextTable::kLeft, ColumnFit{0, 8});
+  t.Row({"1", "12345", "namespace::kernel<float>(int)"});
+  // Unlimited: everything, whole.
+  EXPECT_EQ(t.Render(0), "n  extra  name\n1  12345  namespace::kernel<float>(int)\n");
+  // 30 columns: eliding the name in the middle is enough.
+  EXPECT_EQ(t.Render(0, TextStyle{true, 30}), "n  extra  name\n1  12345  namespace:…oat>(int)\n");
+  // 16: the name down to its minimum is not enough, so `extra` goes and the name takes the
+  // room back.
+  EXPECT_EQ(t.Render(0, TextStyle{false, 16}), "n  name\n1  names...(int)\n");
+}
+
+TEST(WrapText, WrapsAtSpacesAndIndentsContinuations) {
+  EXPECT_EQ(WrapText("aa bb cc dd", 0), "aa bb cc dd");
+  EXPECT_EQ(WrapText("aa bb cc dd", 5, 2), "aa bb\n  cc\n  dd");
+  EXPECT_EQ(WrapText("averylongword x", 4), "averylongword\nx");
+}
+
 TEST(DisplayName, EscapesThenTruncates) {
   EXPECT_EQ(DisplayName("k\x1b[2J", 40, TextStyle{true}), "k\\x1b[2J");
   EXPECT_EQ(DisplayName("abcdefghij", 6, TextStyle{false}), "abc...");

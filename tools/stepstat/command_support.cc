@@ -31,8 +31,7 @@ Result<Policy> ChoosePolicy(const std::string& choice) {
       if (name == choice) return BuiltinPolicy(name);
       names += (names.empty() ? "" : ", ") + std::string(name);
     }
-    // Neither: a mistyped built-in name is likelier than a missing file when there is no
-    // path or extension in it, but either way the user needs both lists of choices.
+    // Neither a file nor a built-in name: a typo of either, so say what the names are.
     return ErrorAt(choice, 0,
                    "no such policy file, and no built-in policy of that name (built-in: " + names +
                        "; `stepstat policies` describes them)");
