@@ -24,8 +24,8 @@ std::string FlagsOf(const StepRecord& step) {
 
 std::vector<Row> StepRows(const StepsReport& report, const Policy& policy) {
   std::vector<Row> rows;
-  rows.push_back({"step", "name", "span ms", "kernels", "kernel ms", "busy %", "gaps", "idle ms",
-                  "max gap ms", "launch overlap %", "top component", "flags"});
+  rows.push_back({"step", "name", "span ms", "period ms", "kernels", "kernel ms", "busy %", "gaps",
+                  "idle ms", "max gap ms", "launch overlap %", "top component", "flags"});
   for (const StepRecord& step : report.steps) {
     StepStats s = StepStatsOf(report, step, policy);
     const ComponentStats* top = nullptr;
@@ -37,6 +37,7 @@ std::vector<Row> StepRows(const StepsReport& report, const Policy& policy) {
         std::to_string(step.index),
         name,
         Ms(s.gpu_span_ns),
+        step.period_ns < 0 ? "-" : Ms(step.period_ns),
         std::to_string(s.kernel_count),
         Ms(s.kernel_time_ns),
         fmt::format("{:.1f}", s.kernel_busy_percent_of_span),
@@ -75,6 +76,22 @@ std::string Preamble(const StepsReport& report) {
                         report.outside.operation_count, Ms(report.outside.kernel_time_ns));
   }
   return text;
+}
+
+// Where the GPU time that no step's span holds lies (the residue that makes the steps tile
+// the run; the JSON has its idle, gaps and corrections).
+std::string ResidueLine(const StepsReport& report) {
+  const StepsResidue& r = report.residue;
+  return fmt::format(
+             "GPU time in no step: {} ms before the first, {} ms between steps, {} ms after the "
+             "last "
+             "(no kernel running: {} / {} / {} ms) of a {} ms span",
+             Ms(r.before_first.span_ns), Ms(r.between_steps.span_ns), Ms(r.after_last.span_ns),
+             Ms(r.before_first.idle_ns), Ms(r.between_steps.idle_ns), Ms(r.after_last.idle_ns),
+             Ms(r.gpu_span_ns)) +
+         (r.steps_overlap_ns > 0
+              ? fmt::format("; steps' spans overlap by {} ms", Ms(r.steps_overlap_ns))
+              : "");
 }
 
 // Columns: left-aligned for words, right-aligned for numbers. The first `word_columns` are
@@ -129,15 +146,16 @@ std::string Markdown(const std::vector<Row>& rows, size_t word_columns, bool wor
 }  // namespace
 
 std::string StepsToTable(const StepsReport& report, const Policy& policy) {
-  return Preamble(report) + "\n\n" + Aligned(StepRows(report, policy), 2, true) +
-         "\nsteady state (" + std::to_string(report.steady_count) + " steps)\n" +
+  return Preamble(report) + "\n" + ResidueLine(report) + "\n\n" +
+         Aligned(StepRows(report, policy), 2, true) + "\nsteady state (" +
+         std::to_string(report.steady_count) + " steps)\n" +
          Aligned(DistributionRows(report), 1, false);
 }
 
 std::string StepsToMarkdown(const StepsReport& report, const Policy& policy) {
   return "### Steps\n\n" + MarkdownCell(Preamble(report)) + "\n\n" +
-         Markdown(StepRows(report, policy), 2, true) + "\n### Steady state (" +
-         std::to_string(report.steady_count) + " steps)\n\n" +
+         MarkdownCell(ResidueLine(report)) + "\n\n" + Markdown(StepRows(report, policy), 2, true) +
+         "\n### Steady state (" + std::to_string(report.steady_count) + " steps)\n\n" +
          Markdown(DistributionRows(report), 1, false);
 }
 
