@@ -48,7 +48,6 @@ class ResidueMeter {
   int64_t first_start_ = 0, last_end_ = 0;
   // The union of every kernel: its open component and frontier (latest end).
   std::optional<Interval> gpu_open_;
-  int64_t frontier_before_start_ = 0;  // the frontier before the kernels starting at group_start_
   std::optional<int64_t> group_start_;
   std::optional<PendingGap> pending_gap_;
   std::vector<OwnUnion> own_;
