@@ -243,7 +243,11 @@ TEST(StepsPipeline, NvtxRangesWithKernExecJoinByKernelStart) {
   EXPECT_TRUE(report->steps[0].warmup && report->steps[1].warmup);
   EXPECT_TRUE(report->steps[0].flags & kStepSlow);
 
-  // The per-step launch overlap against a brute force over that step's rows.
+  // The per-step launch overlap against a brute force over that step's rows: against every
+  // kernel, and against the step's own.
+  std::vector<Interval> every_kernel;
+  for (const Kernel& k : run.kernels) every_kernel.push_back({k.start, k.start + k.dur});
+  const std::vector<Interval> all_union = UnionOf(every_kernel);
   for (size_t s = 0; s < run.ranges.size(); ++s) {
     std::vector<Interval> api, gpu;
     for (const Kernel& k : run.kernels) {
@@ -253,7 +257,9 @@ TEST(StepsPipeline, NvtxRangesWithKernExecJoinByKernelStart) {
     }
     std::vector<Interval> api_union = UnionOf(api), gpu_union = UnionOf(gpu);
     EXPECT_EQ(report->steps[s].totals.launch_union_ns, TotalLength(api_union));
-    EXPECT_EQ(report->steps[s].totals.launch_overlap_ns, IntersectionLength(api_union, gpu_union));
+    EXPECT_EQ(report->steps[s].totals.launch_overlap_ns, IntersectionLength(api_union, all_union));
+    EXPECT_EQ(report->steps[s].totals.launch_own_kernels_overlap_ns,
+              IntersectionLength(api_union, gpu_union));
   }
   fs::remove_all(files.dir);
 }

@@ -87,11 +87,19 @@ struct StepTotals {
   int64_t gap_count = 0;
   int64_t gap_total_ns = 0;
   int64_t gap_max_ns = 0;
+  int64_t kernel_busy_ns = 0;              ///< length of the union of this step's kernels
   std::vector<int64_t> component_time_ns;  ///< by classifier index, `other` last
   std::vector<int64_t> component_launches;
   int64_t launch_call_count = 0;
   int64_t launch_union_ns = 0;
-  int64_t launch_overlap_ns = 0;  ///< launch union ∩ kernel union, both of this step only
+  /// This step's launch union ∩ the union of every kernel of the trace, whichever step it
+  /// belongs to: the whole-trace overlap's meaning (a pipelined CPU launches step N while
+  /// the GPU runs step N-1). Over steps whose launch unions are disjoint, these add up (with
+  /// the outside one) to the whole-trace overlap.
+  int64_t launch_overlap_ns = 0;
+  /// This step's launch union ∩ this step's own kernel union (what a summary of the step's
+  /// own launches and operations alone measures).
+  int64_t launch_own_kernels_overlap_ns = 0;
   int64_t longest_kernel_ns = 0;
   std::string longest_kernel_name;  ///< set only for steps flagged kStepDominantKernel
 };
@@ -102,6 +110,9 @@ struct StepRecord {
   int64_t cpu_start_ns = -1;  ///< the CPU range; -1 for detected steps
   int64_t cpu_end_ns = -1;
   StepTotals totals;
+  /// Start to start: the GPU start of the next step with GPU work minus this step's; -1 for
+  /// the last such step and for steps without GPU work. Span plus the wait before the next.
+  int64_t period_ns = -1;
   bool warmup = false;
   uint32_t flags = 0;  ///< StepFlag bits
 };
@@ -111,6 +122,42 @@ struct StepRecord {
 struct Distribution {
   std::string metric;  ///< a summary key, e.g. "gpu_span_ns", "components.sage2.milliseconds"
   double median = 0, p10 = 0, p90 = 0, min = 0, max = 0, cv = 0;
+};
+
+/// GPU time of the run in no step's span, in one of three places.
+struct ResiduePart {
+  int64_t span_ns = 0;  ///< time in no step's span
+  int64_t idle_ns = 0;  ///< of it, time when no kernel ran
+  /// Gaps of the whole trace (the summary's launch_gaps) filed here: every gap that is not a
+  /// gap of one step's own kernels, i.e. whose two bounding kernels belong to different steps
+  /// or to none. Filed by where it lies: before_first when it ends at or before the first
+  /// step's GPU start, after_last when it starts at or after the last step's GPU end.
+  int64_t gap_count = 0;
+  int64_t gap_total_ns = 0;
+};
+
+/// What makes the steps tile the run. With S the sum over steps of each field:
+///   span:        S(span) + residue spans − steps_overlap_ns = gpu_span_ns
+///   idle:        S(span − kernel_busy) + residue idle − steps_overlap_ns
+///                + concurrent_step_kernels_ns − outside_kernels_in_steps_ns
+///                = gpu_span_ns − busy time of the union of every kernel
+///   gaps:        S(gaps) − filled_step_gap_* + residue gaps = launch_gaps (count and total)
+///   kernel time: S(kernel_time) + kernel_time_ns = kernel_time_ns
+/// The four correction terms are 0 when steps follow each other on the GPU (no two steps'
+/// spans overlap and no kernel outside the steps runs within one).
+struct StepsResidue {
+  int64_t gpu_span_ns = 0;  ///< the whole trace's, as `summarize` reports it
+  ResiduePart before_first, between_steps, after_last;
+  int64_t kernel_time_ns = 0;  ///< kernels of no step
+  /// Time in two or more steps' spans, counted once per extra step.
+  int64_t steps_overlap_ns = 0;
+  /// Busy time counted by two or more steps' own kernel unions (their kernels ran at once).
+  int64_t concurrent_step_kernels_ns = 0;
+  /// Busy time of kernels of no step within steps' spans, while no step's kernel ran.
+  int64_t outside_kernels_in_steps_ns = 0;
+  /// Gaps of a step's own kernels that are no gap of the whole trace: other kernels ran in them.
+  int64_t filled_step_gap_count = 0;
+  int64_t filled_step_gap_ns = 0;
 };
 
 struct StepsReport {
@@ -123,6 +170,7 @@ struct StepsReport {
   std::optional<std::string> range_trace;
   std::vector<StepRecord> steps;
   StepTotals outside;  ///< operations attributed to no step
+  StepsResidue residue;
   int64_t warmup_count = 0;
   int64_t steady_count = 0;
   int64_t median_step = -1;  ///< the steady step whose span is closest to the median

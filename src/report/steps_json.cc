@@ -30,8 +30,38 @@ void WriteStep(JsonWriter& json, const StepsReport& report, const StepRecord& st
   }
   json.Key("gpu_start_ns");
   s.gpu_operation_count == 0 ? json.Null() : json.Int(step.totals.first_start_ns);
+  json.Key("gpu_period_ns");
+  step.period_ns < 0 ? json.Null() : json.Int(step.period_ns);
+  json.Field("gpu_idle_ns", s.gpu_span_ns - step.totals.kernel_busy_ns);
   WriteStepStatsMeasures(json, s, /*overlap_scope=*/false);
+  json.Key("launch_api_own_kernels_overlap_ns");
+  report.launch_trace ? json.Int(step.totals.launch_own_kernels_overlap_ns) : json.Null();
   json.EndObject();
+}
+
+void WriteResiduePart(JsonWriter& json, std::string_view key, const ResiduePart& part) {
+  json.Key(key)
+      .BeginObject()
+      .Field("span_ns", part.span_ns)
+      .Field("idle_ns", part.idle_ns)
+      .Field("gap_count", part.gap_count)
+      .Field("gap_total_ns", part.gap_total_ns)
+      .EndObject();
+}
+
+// What the steps leave of the whole trace; steps.h (StepsResidue) states the sums.
+void WriteResidue(JsonWriter& json, const StepsResidue& r) {
+  json.Key("residue").BeginObject().Field("gpu_span_ns", r.gpu_span_ns);
+  WriteResiduePart(json, "before_first_step", r.before_first);
+  WriteResiduePart(json, "between_steps", r.between_steps);
+  WriteResiduePart(json, "after_last_step", r.after_last);
+  json.Field("kernel_time_ns", r.kernel_time_ns)
+      .Field("steps_overlap_ns", r.steps_overlap_ns)
+      .Field("concurrent_step_kernels_ns", r.concurrent_step_kernels_ns)
+      .Field("outside_kernels_in_steps_ns", r.outside_kernels_in_steps_ns)
+      .Field("filled_step_gap_count", r.filled_step_gap_count)
+      .Field("filled_step_gap_ns", r.filled_step_gap_ns)
+      .EndObject();
 }
 
 }  // namespace
@@ -42,7 +72,7 @@ void WriteStepsJson(const StepsReport& report, const Policy& policy,
   json.DrainTo(write);
   json.BeginObject();
   // Bumped when a field is renamed or removed; docs/schemas.md lists each version.
-  json.Field("schema", "stepstat.steps/1");
+  json.Field("schema", "stepstat.steps/2");
   json.Key("step_source")
       .BeginObject()
       .Field("kind", StepSourceKindName(report.source))
@@ -80,8 +110,13 @@ void WriteStepsJson(const StepsReport& report, const Policy& policy,
       .BeginObject()
       .Field("gpu_operation_count", report.outside.operation_count)
       .Field("kernel_count", report.outside.kernel_count)
-      .Field("kernel_time_ns", report.outside.kernel_time_ns)
-      .EndObject();
+      .Field("kernel_time_ns", report.outside.kernel_time_ns);
+  json.Key("launch_api_union_ns");
+  report.launch_trace ? json.Int(report.outside.launch_union_ns) : json.Null();
+  json.Key("launch_api_gpu_overlap_ns");
+  report.launch_trace ? json.Int(report.outside.launch_overlap_ns) : json.Null();
+  json.EndObject();
+  WriteResidue(json, report.residue);
 
   json.Key("classification_policy").BeginObject();
   for (const ComponentRule& rule : policy.components) json.Field(rule.name, rule.description);

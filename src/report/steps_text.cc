@@ -47,6 +47,7 @@ Table StepTable(const StepsReport& report, const Policy& policy) {
       {"step", false, {}},
       {"name", true, {0, 16}},
       {"span ms", false, {}},
+      {"period ms", false, {9, 0}},
       {"kernels", false, {5, 0}},
       {"kernel ms", false, {7, 0}},
       {"busy % (sum)", false, {}},
@@ -67,6 +68,7 @@ Table StepTable(const StepsReport& report, const Policy& policy) {
         std::to_string(step.index),
         step.name,
         Ms(s.gpu_span_ns),
+        step.period_ns < 0 ? "-" : Ms(step.period_ns),
         std::to_string(s.kernel_count),
         Ms(s.kernel_time_ns),
         fmt::format("{:.1f}", s.kernel_busy_percent_of_span),
@@ -133,6 +135,22 @@ std::string Preamble(const StepsReport& report) {
   return text;
 }
 
+// Where the GPU time that no step's span holds lies (the residue that makes the steps tile
+// the run; the JSON has its idle, gaps and corrections).
+std::string ResidueLine(const StepsReport& report) {
+  const StepsResidue& r = report.residue;
+  return fmt::format(
+             "GPU time in no step: {} ms before the first, {} ms between steps, {} ms after the "
+             "last "
+             "(no kernel running: {} / {} / {} ms) of a {} ms span",
+             Ms(r.before_first.span_ns), Ms(r.between_steps.span_ns), Ms(r.after_last.span_ns),
+             Ms(r.before_first.idle_ns), Ms(r.between_steps.idle_ns), Ms(r.after_last.idle_ns),
+             Ms(r.gpu_span_ns)) +
+         (r.steps_overlap_ns > 0
+              ? fmt::format("; steps' spans overlap by {} ms", Ms(r.steps_overlap_ns))
+              : "");
+}
+
 std::string Text(const Table& table, const TextStyle& style) {
   TextTable text;
   for (const Column& c : table.columns) {
@@ -175,15 +193,16 @@ std::string StepsToTable(const StepsReport& report, const Policy& policy, size_t
                          bool unicode) {
   TextStyle style{unicode, width};
   std::string preamble = WrapText(EscapeForTerminal(Preamble(report)), width);
-  return preamble + "\n\n" + Text(StepTable(report, policy), style) + "\nsteady state (" +
+  return preamble + "\n" + WrapText(ResidueLine(report), width) + "\n\n" +
+         Text(StepTable(report, policy), style) + "\nsteady state (" +
          std::to_string(report.steady_count) + " steps; times in ms)\n" +
          Text(DistributionTable(report), style);
 }
 
 std::string StepsToMarkdown(const StepsReport& report, const Policy& policy) {
   return "### Steps\n\n" + MarkdownCell(Preamble(report)) + "\n\n" +
-         Markdown(StepTable(report, policy)) + "\n### Steady state (" +
-         std::to_string(report.steady_count) + " steps; times in ms)\n\n" +
+         MarkdownCell(ResidueLine(report)) + "\n\n" + Markdown(StepTable(report, policy)) +
+         "\n### Steady state (" + std::to_string(report.steady_count) + " steps; times in ms)\n\n" +
          Markdown(DistributionTable(report));
 }
 

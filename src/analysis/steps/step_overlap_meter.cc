@@ -57,6 +57,7 @@ bool StepOverlapMeter::Add(Side side, std::span<const Tagged> intervals) {
       break;
     }
     frontier_[side] = t.interval.start;
+    if (side == kKernels) AddToGpuUnion(t.interval);
     Step& s = steps_[t.step];
     std::optional<Interval>& open = s.open[side];
     if (!open) {
@@ -96,6 +97,11 @@ int64_t StepOverlapMeter::overlap(size_t step) const {
   return steps_[step].overlap;
 }
 
+int64_t StepOverlapMeter::own_overlap(size_t step) const {
+  std::lock_guard lock(mutex_);
+  return steps_[step].own_overlap;
+}
+
 int64_t StepOverlapMeter::union_length(Side side, size_t step) const {
   std::lock_guard lock(mutex_);
   const Step& s = steps_[step];
@@ -110,8 +116,52 @@ size_t StepOverlapMeter::peak_pending() const {
 void StepOverlapMeter::CloseComponent(Step& s, int side) {
   s.pending[side].push_back(*s.open[side]);
   s.union_length[side] += s.open[side]->length();
-  s.open[side].reset();
   ++pending_[side];
+  if (side == kLaunches) {
+    s.unmeasured.push_back(*s.open[side]);
+    ++pending_[side];
+  }
+  s.open[side].reset();
+}
+
+void StepOverlapMeter::AddToGpuUnion(const Interval& kernel) {
+  if (gpu_open_ && kernel.start <= gpu_open_->end) {
+    gpu_open_->end = std::max(gpu_open_->end, kernel.end);
+    return;
+  }
+  if (gpu_open_) {
+    gpu_pending_.push_back(*gpu_open_);
+    ++pending_[kKernels];
+  }
+  gpu_open_ = kernel;
+}
+
+// A closed launch component is final against the GPU once the kernel side's frontier has
+// reached its end: later kernels start after it, and the open kernel component only grows
+// past that frontier.
+void StepOverlapMeter::MeasureAgainstGpu(Step& s) {
+  while (Unmeasured(s)) {
+    const Interval& l = s.unmeasured[s.unmeasured_head];
+    if (frontier_[kKernels] < l.end) break;
+    auto first = std::lower_bound(gpu_pending_.begin(), gpu_pending_.end(), l.start,
+                                  [](const Interval& c, int64_t t) { return c.end <= t; });
+    for (auto c = first; c != gpu_pending_.end() && c->start < l.end; ++c) {
+      s.overlap += Intersection(*c, l);
+    }
+    if (gpu_open_) s.overlap += Intersection(*gpu_open_, l);
+    --pending_[kLaunches];
+    if (++s.unmeasured_head == s.unmeasured.size()) {
+      s.unmeasured.clear();
+      s.unmeasured_head = 0;
+    }
+  }
+}
+
+void StepOverlapMeter::DropGpuComponentsBefore(int64_t earliest_launch) {
+  while (!gpu_pending_.empty() && gpu_pending_.front().end <= earliest_launch) {
+    gpu_pending_.pop_front();
+    --pending_[kKernels];
+  }
 }
 
 void StepOverlapMeter::PopFront(Step& s, int side) {
@@ -128,7 +178,7 @@ void StepOverlapMeter::Consume(Step& s) {
   while (Pending(s, kKernels) && Pending(s, kLaunches)) {
     const Interval& k = s.pending[kKernels][s.head[kKernels]];
     const Interval& l = s.pending[kLaunches][s.head[kLaunches]];
-    s.overlap += Intersection(k, l);
+    s.own_overlap += Intersection(k, l);
     PopFront(s, k.end < l.end ? kKernels : kLaunches);
   }
   for (int side : {kKernels, kLaunches}) {
@@ -137,27 +187,35 @@ void StepOverlapMeter::Consume(Step& s) {
       const Interval& c = s.pending[side][s.head[side]];
       if (frontier_[other] < c.end) break;  // the other side may still add to it
       // The other side's open component only grows past its frontier, beyond c: final.
-      if (s.open[other]) s.overlap += Intersection(c, *s.open[other]);
+      if (s.open[other]) s.own_overlap += Intersection(c, *s.open[other]);
       PopFront(s, side);
     }
   }
 }
 
 void StepOverlapMeter::SweepLocked(int side) {
+  int64_t earliest_launch = frontier_[kLaunches];
   size_t kept = 0;
   for (size_t step : active_) {
     Step& s = steps_[step];
     if (s.open[side] && s.open[side]->end < frontier_[side]) CloseComponent(s, side);
     Consume(s);
-    s.active =
-        s.open[kKernels] || s.open[kLaunches] || Pending(s, kKernels) || Pending(s, kLaunches);
+    MeasureAgainstGpu(s);
+    if (Unmeasured(s)) {
+      earliest_launch = std::min(earliest_launch, s.unmeasured[s.unmeasured_head].start);
+    }
+    if (s.open[kLaunches]) earliest_launch = std::min(earliest_launch, s.open[kLaunches]->start);
+    s.active = s.open[kKernels] || s.open[kLaunches] || Pending(s, kKernels) ||
+               Pending(s, kLaunches) || Unmeasured(s);
     if (s.active) {
       active_[kept++] = step;
     } else {  // most likely done for good: hold nothing for it
       for (std::vector<Interval>& pending : s.pending) std::vector<Interval>().swap(pending);
+      std::vector<Interval>().swap(s.unmeasured);
     }
   }
   active_.resize(kept);
+  DropGpuComponentsBefore(earliest_launch);
   progressed_.notify_all();
 }
 

@@ -1,9 +1,13 @@
-// Measures, for every step at once, |launch union of the step ∩ kernel union of the step|,
-// fed by two producer threads (the GPU-trace reader and the launch reader) with raw
+// Measures, for every step at once, |launch union of the step ∩ kernel union of the GPU|
+// (every kernel, whichever step it belongs to: what the whole-trace overlap means, so that
+// a pipelined CPU launching step N while the GPU runs step N-1 is seen as GPU-bound) and,
+// apart, |launch union of the step ∩ kernel union of the step| (the step's own kernels).
+// It is fed by two producer threads (the GPU-trace reader and the launch reader) with raw
 // intervals tagged by their step, each side in non-decreasing start order (nsys writes GPU
-// rows by start and launch rows by API start). It keeps each step's open union component
-// per side and only the components one side is ahead of the other in time, so memory is
-// bounded by the lag between the two readers and the steps in flight, not by the trace.
+// rows by start and launch rows by API start). It keeps the open union components (one per
+// step per side, one for the whole GPU) and only the components one side is ahead of the
+// other in time, so memory is bounded by the lag between the two readers and the steps in
+// flight, not by the trace.
 //
 // Each side is fed through the one MeterProducer the meter hands out for it. Why the two
 // producers cannot wait for each other: a producer waits only while its side holds too many
@@ -17,6 +21,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -62,8 +67,10 @@ class StepOverlapMeter {
     return aborted_;
   }
 
-  /// Final once both sides are closed.
+  /// Final once both sides are closed: the step's launch union ∩ every kernel's union.
   int64_t overlap(size_t step) const;
+  /// Final once both sides are closed: the step's launch union ∩ the step's kernel union.
+  int64_t own_overlap(size_t step) const;
   int64_t union_length(Side side, size_t step) const;
   /// The most closed components held at once (for tests and benchmarks).
   size_t peak_pending() const;
@@ -77,22 +84,37 @@ class StepOverlapMeter {
     std::optional<Interval> open[2];
     std::vector<Interval> pending[2];  // closed components not yet measured, from head[side]
     size_t head[2] = {0, 0};
+    // Closed launch components not yet measured against the GPU's kernel union, from
+    // unmeasured_head.
+    std::vector<Interval> unmeasured;
+    size_t unmeasured_head = 0;
+    int64_t own_overlap = 0;
     int64_t overlap = 0;
     int64_t union_length[2] = {0, 0};
     bool active = false;  // listed in active_
   };
   bool Pending(const Step& s, int side) const { return s.head[side] < s.pending[side].size(); }
+  bool Unmeasured(const Step& s) const { return s.unmeasured_head < s.unmeasured.size(); }
   void CloseComponent(Step& s, int side);
   void PopFront(Step& s, int side);
   void Consume(Step& s);
+  void AddToGpuUnion(const Interval& kernel);
+  // Measures the step's closed launch components that no later kernel can reach.
+  void MeasureAgainstGpu(Step& s);
+  // Drops the GPU's kernel components that no launch component, held or to come, can meet.
+  void DropGpuComponentsBefore(int64_t earliest_launch);
   // Closes the components the side's frontier has passed and measures what became final.
   void SweepLocked(int side);
 
   mutable std::mutex mutex_;
   std::condition_variable progressed_;
   std::vector<Step> steps_;
-  std::vector<size_t> active_;  // steps with an open or pending component
-  int64_t frontier_[2];         // the latest start fed per side; every later one is >= it
+  std::vector<size_t> active_;  // steps with an open, pending or unmeasured component
+  // The union of every kernel: its open component and its closed ones that a launch
+  // component may still meet, in order.
+  std::optional<Interval> gpu_open_;
+  std::deque<Interval> gpu_pending_;
+  int64_t frontier_[2];  // the latest start fed per side; every later one is >= it
   bool taken_[2] = {false, false};
   std::thread::id feeder_[2];
   bool closed_[2] = {false, false};

@@ -56,11 +56,16 @@ void Feed(StepOverlapMeter::Producer producer, const std::vector<Tagged>& all, s
   producer.Close();
 }
 
+// overlap(s): the step's launches against every kernel; own_overlap(s): against its own.
 void ExpectBruteForce(const StepOverlapMeter& meter, size_t steps,
                       const std::vector<Tagged>& kernels, const std::vector<Tagged>& launches) {
+  std::vector<Interval> every_kernel;
+  for (const Tagged& t : kernels) every_kernel.push_back(t.interval);
+  const std::vector<Interval> gpu = UnionOf(std::move(every_kernel));
   for (size_t s = 0; s < steps; ++s) {
     std::vector<Interval> k = UnionOf(OfStep(kernels, s)), l = UnionOf(OfStep(launches, s));
-    EXPECT_EQ(meter.overlap(s), IntersectionLength(k, l)) << "step " << s;
+    EXPECT_EQ(meter.overlap(s), IntersectionLength(gpu, l)) << "step " << s;
+    EXPECT_EQ(meter.own_overlap(s), IntersectionLength(k, l)) << "step " << s;
     EXPECT_EQ(meter.union_length(StepOverlapMeter::kKernels, s), TotalLength(k));
     EXPECT_EQ(meter.union_length(StepOverlapMeter::kLaunches, s), TotalLength(l));
   }
@@ -149,6 +154,31 @@ TEST(StepOverlapMeter, HoldsOnlyWhatOneSideIsAhead) {
   EXPECT_LE(meter.peak_pending(), 4u);
   EXPECT_EQ(meter.overlap(0), 10);
   EXPECT_EQ(meter.overlap(steps - 1), 10);
+  EXPECT_EQ(meter.own_overlap(steps - 1), 10);
+}
+
+// Issue 12: a pipelined CPU launches step s while the GPU still runs step s - 1. Against
+// every kernel the launches are all covered; against their own step's kernels, none is.
+TEST(StepOverlapMeter, PipelinedLaunchesMeetThePreviousStepsKernels) {
+  const size_t steps = 50;
+  std::vector<Tagged> kernels, launches;
+  for (size_t s = 0; s < steps; ++s) {
+    int64_t t = static_cast<int64_t>(s) * 100;
+    kernels.push_back({s, {t, t + 100}});  // back to back: the GPU never idles
+    if (s + 1 < steps) launches.push_back({s + 1, {t + 10, t + 40}});  // during step s
+  }
+  StepOverlapMeter meter(steps, 4);
+  MustFinishWithin(std::chrono::seconds(10), "pipelined", [&] {
+    std::thread launch_thread(
+        [&] { Feed(meter.TakeProducer(StepOverlapMeter::kLaunches), launches, 1); });
+    Feed(meter.TakeProducer(StepOverlapMeter::kKernels), kernels, 1);
+    launch_thread.join();
+  });
+  for (size_t s = 1; s < steps; ++s) {
+    EXPECT_EQ(meter.overlap(s), 30) << s;
+    EXPECT_EQ(meter.own_overlap(s), 0) << s;
+  }
+  ExpectBruteForce(meter, steps, kernels, launches);
 }
 
 TEST(StepOverlapMeter, RefusesASideOutOfOrder) {

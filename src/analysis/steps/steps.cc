@@ -2,7 +2,8 @@
 // SQLite/Kineto file) → step ranges; without any, the kernel sequence → the period detector.
 // 2. Launch calls → each call's step and the key → step runs. 3. Launch calls and GPU
 // operations at once, on two threads → each one's step → the per-step accumulators
-// (steps_accumulate.cc). Every pass streams; what stays is one accumulator per step (and,
+// (steps_accumulate.cc). 4. The GPU side again → the residue (steps_residue.cc): it needs
+// every step's span. Every pass streams; what stays is one accumulator per step (and,
 // for the detector, a bounded prefix of the kernels).
 #include "stepstat/steps.h"
 
@@ -18,6 +19,7 @@
 #include "analysis/steps/steps_attribution.h"
 #include "analysis/steps/steps_distribution.h"
 #include "analysis/steps/steps_ranges.h"
+#include "analysis/steps/steps_residue.h"
 #include "analysis/steps/steps_sink.h"
 #include "analysis/steps/steps_source.h"
 
@@ -141,6 +143,8 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
   if (launches) report.launch_trace = launches->display_name;
   for (size_t i = 0; i < ranges.size(); ++i) report.steps[i].totals = std::move(totals[i]);
   report.outside = std::move(totals.back());
+  SetPeriods(report);
+  ASSIGN_OR_RETURN(report.residue, MeasureResidue(inputs, plan, report));
   RETURN_IF_ERROR(Conclude(inputs, plan, policy, options, then, report));
   return report;
 }
@@ -197,6 +201,8 @@ Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& po
   if (launches && joined > 0) report.launch_trace = launches->display_name;
   for (size_t i = 0; i < report.steps.size(); ++i) report.steps[i].totals = std::move(totals[i]);
   report.outside = std::move(totals.back());
+  SetPeriods(report);
+  ASSIGN_OR_RETURN(report.residue, MeasureResidue(inputs, plan, report));
   RETURN_IF_ERROR(Conclude(inputs, plan, policy, options, then, report));
   return report;
 }

@@ -91,6 +91,7 @@ Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(const StepsIn
     totals[i].launch_call_count = calls[i];
     totals[i].launch_union_ns = meter.union_length(StepOverlapMeter::kLaunches, i);
     totals[i].launch_overlap_ns = meter.overlap(i);
+    totals[i].launch_own_kernels_overlap_ns = meter.own_overlap(i);
   }
   return std::optional(std::move(totals));
 }

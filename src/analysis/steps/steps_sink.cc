@@ -60,17 +60,31 @@ void StepAccumulators::FinishLaunches() {
       s.launch_components.push_back(*last);
     }
     for (const Interval& c : s.launch_components) s.totals.launch_union_ns += c.length();
+    has_launches_ = has_launches_ || !s.launch_components.empty();
   }
 }
 
 void StepAccumulators::AddKernelComponent(Step& s, const Interval& k) {
   s.gaps.Add(k);
+  s.totals.kernel_busy_ns += k.length();
   std::vector<Interval>& launches = s.launch_components;
   size_t& cursor = s.launch_cursor;
   while (cursor < launches.size() && launches[cursor].end <= k.start) ++cursor;
   for (size_t j = cursor; j < launches.size() && launches[j].start < k.end; ++j) {
-    s.totals.launch_overlap_ns +=
+    s.totals.launch_own_kernels_overlap_ns +=
         std::min(launches[j].end, k.end) - std::max(launches[j].start, k.start);
+  }
+}
+
+void StepAccumulators::AddToGpuUnion(const Interval& kernel) {
+  if (!gpu_unsorted_ && !gpu_union_.InOrder(kernel.start)) {
+    gpu_unsorted_ = true;
+    if (auto open = gpu_union_.Finish()) gpu_components_.push_back(*open);
+  }
+  if (gpu_unsorted_) {
+    gpu_components_.push_back(kernel);
+  } else if (auto closed = gpu_union_.Add(kernel.start, kernel.end)) {
+    gpu_components_.push_back(*closed);
   }
 }
 
@@ -105,6 +119,8 @@ Status StepAccumulators::AddOp(int32_t step, const GpuOp& op, const StringPool& 
 
   if (meter_.open()) {
     meter_batch_.push_back({static_cast<size_t>(&s - steps_.data()), {op.start_ns, end}});
+  } else if (has_launches_) {
+    AddToGpuUnion({op.start_ns, end});
   }
   if (buffer_kernels_) {
     s.kernel_buffer.push_back({op.start_ns, end});
@@ -128,6 +144,12 @@ Status StepAccumulators::FlushMeter(std::string_view source_name) {
 }
 
 void StepAccumulators::FinishOps() {
+  std::vector<Interval> gpu;
+  if (!meter_.open() && has_launches_) {
+    if (auto open = gpu_union_.Finish()) gpu_components_.push_back(*open);
+    gpu = UnionOf(std::move(gpu_components_));
+    gpu_components_ = {};
+  }
   for (Step& s : steps_) {
     if (buffer_kernels_) {
       for (const Interval& c : UnionOf(std::move(s.kernel_buffer))) AddKernelComponent(s, c);
@@ -137,6 +159,7 @@ void StepAccumulators::FinishOps() {
     s.totals.gap_count = s.gaps.count();
     s.totals.gap_total_ns = s.gaps.total();
     s.totals.gap_max_ns = s.gaps.maximum();
+    if (!gpu.empty()) s.totals.launch_overlap_ns = IntersectionLength(s.launch_components, gpu);
     s.launch_components = {};
     s.kernel_buffer = {};
     StepTotals& t = s.totals;

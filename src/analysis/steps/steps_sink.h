@@ -4,7 +4,8 @@
 // out of order stops the pass (unsorted() turns true) so the caller can run again with
 // `buffer_kernels`, which keeps every kernel interval and sorts at FinishOps. Launch calls
 // out of order within a step are merged exactly at FinishLaunches either way.
-// The overlap is per step: that step's launch union ∩ that step's kernel union.
+// Each step's launch union is measured against the union of every kernel (whichever step it
+// belongs to) and, apart, against the step's own kernel union.
 #pragma once
 
 #include <cstdint>
@@ -68,6 +69,7 @@ class StepAccumulators {
     size_t launch_cursor = 0;
     NameId longest_kernel = 0;
   };
+  void AddToGpuUnion(const Interval& kernel);
   Step& At(int32_t step) {
     return steps_[step < 0 ? steps_.size() - 1 : static_cast<size_t>(step)];
   }
@@ -84,6 +86,12 @@ class StepAccumulators {
   std::vector<int32_t> component_by_name_;
   std::unordered_map<NameId, std::string> longest_names_;  // ids that were some step's longest
   StepOverlapMeter::Producer meter_;                       // closed (a no-op) unless UseMeter
+  // Without a meter: the union of every kernel, for the launch overlap. Components while the
+  // kernels come in start order; once one does not, every later interval raw (UnionOf sorts).
+  SortedUnion gpu_union_;
+  std::vector<Interval> gpu_components_;
+  bool gpu_unsorted_ = false;
+  bool has_launches_ = false;  // some step holds launch components (set by FinishLaunches)
   std::vector<StepOverlapMeter::Tagged> meter_batch_;
 };
 

@@ -195,6 +195,11 @@ TEST(StepAccumulators, EveryOpInItsStepAndTotalsMatchABruteForce) {
   std::vector<StepTotals> totals = Attribute(run, false);
   ASSERT_EQ(totals.size(), run.ranges.size() + 1);
   EXPECT_EQ(totals.back().operation_count, 0);  // nothing outside
+  std::vector<Interval> every_kernel;
+  for (const GpuOp& op : run.ops) {
+    if (op.kind == OpKind::kKernel) every_kernel.push_back({op.start_ns, op.end_ns()});
+  }
+  const std::vector<Interval> gpu_union = UnionOf(every_kernel);
 
   for (size_t s = 0; s < run.ranges.size(); ++s) {
     std::vector<Interval> kernels, launches;
@@ -230,7 +235,10 @@ TEST(StepAccumulators, EveryOpInItsStepAndTotalsMatchABruteForce) {
     EXPECT_EQ(t.gap_count, gap_count);
     EXPECT_EQ(t.gap_total_ns, gaps);
     EXPECT_EQ(t.launch_union_ns, TotalLength(launch_union));
-    EXPECT_EQ(t.launch_overlap_ns, IntersectionLength(launch_union, kernel_union));
+    EXPECT_EQ(t.kernel_busy_ns, TotalLength(kernel_union));
+    // Issue 12: against every kernel, whichever step it belongs to; and against its own.
+    EXPECT_EQ(t.launch_overlap_ns, IntersectionLength(launch_union, gpu_union));
+    EXPECT_EQ(t.launch_own_kernels_overlap_ns, IntersectionLength(launch_union, kernel_union));
   }
 }
 
@@ -257,6 +265,8 @@ TEST(StepAccumulators, UnsortedOpsStopTheStreamingPassAndTheBufferedPassAgrees) 
     EXPECT_EQ(buffered[s].gap_total_ns, sorted[s].gap_total_ns);
     EXPECT_EQ(buffered[s].gap_count, sorted[s].gap_count);
     EXPECT_EQ(buffered[s].launch_overlap_ns, sorted[s].launch_overlap_ns);
+    EXPECT_EQ(buffered[s].launch_own_kernels_overlap_ns, sorted[s].launch_own_kernels_overlap_ns);
+    EXPECT_EQ(buffered[s].kernel_busy_ns, sorted[s].kernel_busy_ns);
   }
 }
 
