@@ -50,7 +50,8 @@ Table StepTable(const StepsReport& report, const Policy& policy) {
       {"period ms", false, {9, 0}},
       {"kernels", false, {5, 0}},
       {"kernel ms", false, {7, 0}},
-      {"busy % (sum)", false, {}},
+      {"busy % (sum)", false, {10, 0}},
+      {"busy % (union)", false, {}},
       {"gaps", false, {8, 0}},
       {"idle ms", false, {3, 0}},
       {"max gap ms", false, {6, 0}},
@@ -72,6 +73,11 @@ Table StepTable(const StepsReport& report, const Policy& policy) {
         std::to_string(s.kernel_count),
         Ms(s.kernel_time_ns),
         fmt::format("{:.1f}", s.kernel_busy_percent_of_span),
+        // The sum passes 100 with concurrent streams; the union is the GPU's busy share.
+        s.gpu_span_ns > 0
+            ? fmt::format("{:.1f}", 100.0 * static_cast<double>(step.totals.kernel_busy_ns) /
+                                        static_cast<double>(s.gpu_span_ns))
+            : "-",
         std::to_string(s.launch_gaps.positive_gap_count),
         Ms(s.launch_gaps.total_ns),
         Ms(s.launch_gaps.maximum_ns),
