@@ -174,6 +174,7 @@ TEST(StepsTiling, PipelinedLaunchesOverlapLikeTheWholeTrace) {
 struct Case {
   std::vector<std::string> args;
   std::string regex;
+  bool by_period = false;
 };
 
 // Runs `steps` on the case; false (not an error) when steps refuses the input.
@@ -182,6 +183,7 @@ bool CheckCase(const Case& c, const Policy& policy, std::string* summary) {
   if (!inputs.ok()) return false;
   StepsOptions options;
   options.range_regex = c.regex;
+  options.by_period = c.by_period;
   Result<StepsReport> report = AnalyzeSteps(*inputs, policy, options);
   if (!report.ok()) return false;
   SCOPED_TRACE(c.args.front() + " --steps '" + c.regex + "'");
@@ -209,7 +211,8 @@ TEST(StepsTiling, EveryRealTraceAndStepSource) {
   for (const fs::path& file : files) {
     const std::string name = file.filename().string();
     if (name.ends_with(".md")) continue;
-    cases.push_back({{file.string()}, ""});  // ProfilerStep when present, else the period
+    cases.push_back({{file.string()}, ""});  // the trace's own steps when present, else the period
+    cases.push_back({{file.string()}, "", /*by_period=*/true});
     if (name.ends_with(".sqlite")) cases.push_back({{file.string()}, "^Step "});
   }
   // A GPU trace beside the API trace of its run.
@@ -221,8 +224,9 @@ TEST(StepsTiling, EveryRealTraceAndStepSource) {
     std::string summary;
     if (CheckCase(c, policy, &summary)) {
       ++accepted;
-      std::printf("%s%s: %s\n", fs::path(c.args.front()).filename().c_str(),
-                  c.regex.empty() ? "" : (" --steps '" + c.regex + "'").c_str(), summary.c_str());
+      std::printf("%s%s%s: %s\n", fs::path(c.args.front()).filename().c_str(),
+                  c.regex.empty() ? "" : (" --steps '" + c.regex + "'").c_str(),
+                  c.by_period ? " --by-period" : "", summary.c_str());
     }
   }
   EXPECT_GE(accepted, 8);
@@ -235,11 +239,12 @@ TEST(StepsTiling, PowerIterationIdleBetweenStepsIsResidue) {
       fs::path(STEPSTAT_SHARED_DIR) / "data" / "real" / "nsightful_power_iteration_t4.sqlite";
   if (!fs::exists(db)) GTEST_SKIP() << db << " is absent";
   Policy policy = BuiltinPolicy("llm-inference").value();
-  for (std::string regex : {"", "^Step "}) {
+  for (std::string regex : {"", "^Step ", "period"}) {
     SCOPED_TRACE(regex);
     StepsInputs inputs = ResolveStepsInputs({db.string()}).value();
     StepsOptions options;
-    options.range_regex = regex;
+    options.by_period = regex == "period";
+    if (!options.by_period) options.range_regex = regex;
     Result<StepsReport> report = AnalyzeSteps(inputs, policy, options);
     ASSERT_TRUE(report.ok()) << report.status().message();
     ExpectTiling(inputs, *report, policy);
@@ -252,6 +257,7 @@ TEST(StepsTiling, PowerIterationIdleBetweenStepsIsResidue) {
     // all) was in no step; NVTX steps are CPU ranges whose GPU spans take the idle in. (The
     // trace's own "Step N to M" annotations now come before the period, so "" finds them.)
     if (report->source == StepSourceKind::kPeriodDetector) {
+      EXPECT_EQ(report->steps.size(), 45u);
       EXPECT_GT(r.between_steps.idle_ns, 600'000'000);
     } else {
       EXPECT_LT(r.between_steps.idle_ns, 1'000'000);

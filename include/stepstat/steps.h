@@ -55,8 +55,11 @@ Result<StepsInputs> ResolveStepsInputs(const std::vector<std::string>& args);
 
 struct StepsOptions {
   std::string range_regex;  ///< RE2 search over range text; empty: ProfilerStep# or detector
+  /// Cut at the period of the kernel sequence even when the trace carries step annotations
+  /// (to compare the two cuts of one run); not with range_regex.
   /// Leading steps whose GPU span differs from the median by more than this fraction are
   /// warm-up (at most half of the steps).
+  bool by_period = false;
   double warmup_tolerance = 0.2;
   double slow_factor = 2.0;               ///< a step this many times the steady median is slow
   double dominant_kernel_fraction = 0.5;  ///< one kernel taking more of the span is flagged

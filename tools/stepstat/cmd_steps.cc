@@ -23,6 +23,7 @@ struct StepsCommandOptions {
   std::string format;  // empty: table on a terminal, JSON otherwise
   std::string output = "-";
   double warmup_tolerance = 0.2;
+  bool by_period = false;
 };
 
 int RunSteps(const StepsCommandOptions& options) {
@@ -40,6 +41,7 @@ int RunSteps(const StepsCommandOptions& options) {
   StepsOptions steps_options;
   steps_options.range_regex = options.steps_regex;
   steps_options.warmup_tolerance = options.warmup_tolerance;
+  steps_options.by_period = options.by_period;
   Result<StepsReport> report = AnalyzeSteps(inputs.value(), policy.value(), steps_options);
   if (!report.ok()) return Fail(report.status());
   PrintWarnings(warnings.value());
@@ -74,6 +76,9 @@ void AddStepsCommand(CLI::App& app, Action& action) {
   cmd->add_option("--steps", options->steps_regex,
                   "RE2 pattern over range names (NVTX text as nsys prints it, with 'domain:'); "
                   "default: PyTorch ProfilerStep#N if present, else the kernel sequence's period");
+  cmd->add_flag("--by-period", options->by_period,
+                "Cut at the kernel sequence's period even when the trace carries step "
+                "annotations (to compare the two cuts of one run)");
   cmd->add_option("--policy", options->policy,
                   "Classification policy: a TOML file, or a built-in name (default dit-nvfp4)");
   cmd->add_option("--format", options->format,

@@ -260,10 +260,14 @@ Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& po
   StepsReport report;
   report.gpu_trace = inputs.trace.gpu.display_name;
 
-  const TraceInput* range_file = inputs.ranges                                ? &*inputs.ranges
+  const bool by_regex = !options.range_regex.empty();
+  if (by_regex && options.by_period) {
+    return Status::Error("--steps and --by-period choose two different cuts; give one");
+  }
+  const TraceInput* range_file = options.by_period                            ? nullptr
+                                 : inputs.ranges                              ? &*inputs.ranges
                                  : HoldsLaunchesAndOps(inputs.trace.gpu.kind) ? &inputs.trace.gpu
                                                                               : nullptr;
-  const bool by_regex = !options.range_regex.empty();
   if (by_regex && !range_file) {
     return Status::Error(
         "--steps needs CPU ranges: give an nvtx_pushpop_trace CSV, an nsys SQLite export or a "
@@ -315,6 +319,7 @@ Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& po
     }
     if (annotated) report.source_reason = annotated->reason;
   }
+  if (options.by_period) report.source_reason = "steps: the kernel period, as --by-period asks";
   report.source = StepSourceKind::kPeriodDetector;
   report.attribution = StepAttribution::kGpuTimeWindow;
   return FromKernelPeriod(inputs, policy, classifier, options, then, std::move(report));
