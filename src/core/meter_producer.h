@@ -19,6 +19,34 @@
 
 namespace stepstat {
 
+/// A two-sided meter's bookkeeping of who feeds it (the meter's lock guards it): each side is
+/// handed out once, and no thread feeds both sides of a bounded meter (it could wait for
+/// itself). A misuse is a programming error, never bad input: it stops the process.
+class MeterSides {
+ public:
+  explicit MeterSides(const char* meter) : meter_(meter) {}
+  void Take(int side) {
+    if (taken_[side]) Misuse("a side was handed out twice");
+    taken_[side] = true;
+  }
+  void Feeding(int side, bool bounded) {
+    std::thread::id self = std::this_thread::get_id();
+    if (feeder_[side] == std::thread::id()) feeder_[side] = self;
+    if (bounded && feeder_[1 - side] == self) {
+      Misuse("one thread feeds both sides of a bounded meter (it could wait for itself)");
+    }
+  }
+
+ private:
+  [[noreturn]] void Misuse(const char* what) const {
+    std::fprintf(stderr, "stepstat: internal error: %s: %s\n", meter_, what);
+    std::abort();
+  }
+  const char* meter_;
+  bool taken_[2] = {false, false};
+  std::thread::id feeder_[2];
+};
+
 /// Stops the process when an object meant for one thread is used from a second one.
 class OneThreadCheck {
  public:

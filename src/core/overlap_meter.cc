@@ -1,39 +1,18 @@
 #include "core/overlap_meter.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 
 namespace stepstat {
 
-namespace {
-
-[[noreturn]] void InternalError(const char* what) {
-  std::fprintf(stderr, "stepstat: internal error: %s\n", what);
-  std::abort();
-}
-
-}  // namespace
-
 OverlapMeter::Producer OverlapMeter::TakeProducer(Side side) {
   std::lock_guard lock(mutex_);
-  if (taken_[side]) InternalError("an OverlapMeter side was handed out twice");
-  taken_[side] = true;
+  sides_.Take(side);
   return Producer(*this, side);
-}
-
-void OverlapMeter::CheckThreadLocked(Side side) {
-  std::thread::id self = std::this_thread::get_id();
-  if (feeder_[side] == std::thread::id()) feeder_[side] = self;
-  if (max_pending_ != 0 && feeder_[1 - side] == self) {
-    InternalError(
-        "one thread feeds both sides of a bounded OverlapMeter (it could wait for itself)");
-  }
 }
 
 bool OverlapMeter::Add(Side side, std::span<const Interval> components) {
   std::unique_lock lock(mutex_);
-  CheckThreadLocked(side);
+  sides_.Feeding(side, max_pending_ != 0);
   if (max_pending_ != 0 && pending_[side].size() >= max_pending_ && !aborted_) {
     waiting_[side] = true;
     progressed_.wait(lock, [&] { return aborted_ || pending_[side].size() < max_pending_; });

@@ -63,15 +63,13 @@ class OverlapMeter {
   bool Add(Side side, std::span<const Interval> components);
   void Close(Side side);
   void ConsumeLocked();
-  void CheckThreadLocked(Side side);
 
   size_t max_pending_;
   mutable std::mutex mutex_;
   std::condition_variable progressed_;
   std::deque<Interval> pending_[2];
   int64_t last_end_[2] = {INT64_MIN, INT64_MIN};
-  std::thread::id feeder_[2];
-  bool taken_[2] = {false, false};
+  MeterSides sides_{"OverlapMeter"};
   bool closed_[2] = {false, false};
   bool waiting_[2] = {false, false};
   bool aborted_ = false;

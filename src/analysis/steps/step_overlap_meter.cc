@@ -1,8 +1,6 @@
 #include "analysis/steps/step_overlap_meter.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 
 namespace stepstat {
@@ -13,17 +11,11 @@ int64_t Intersection(const Interval& a, const Interval& b) {
   return std::max<int64_t>(0, std::min(a.end, b.end) - std::max(a.start, b.start));
 }
 
-[[noreturn]] void InternalError(const char* what) {
-  std::fprintf(stderr, "stepstat: internal error: %s\n", what);
-  std::abort();
-}
-
 }  // namespace
 
 StepOverlapMeter::Producer StepOverlapMeter::TakeProducer(Side side) {
   std::lock_guard lock(mutex_);
-  if (taken_[side]) InternalError("a StepOverlapMeter side was handed out twice");
-  taken_[side] = true;
+  sides_.Take(side);
   return Producer(*this, side);
 }
 
@@ -35,11 +27,7 @@ StepOverlapMeter::StepOverlapMeter(size_t steps, size_t max_pending)
 bool StepOverlapMeter::Add(Side side, std::span<const Tagged> intervals) {
   const int other = 1 - side;
   std::unique_lock lock(mutex_);
-  const std::thread::id self = std::this_thread::get_id();
-  if (feeder_[side] == std::thread::id()) feeder_[side] = self;
-  if (feeder_[other] == self) {
-    InternalError("one thread feeds both sides of a StepOverlapMeter (it could wait for itself)");
-  }
+  sides_.Feeding(side, /*bounded=*/true);
   auto may_add = [&] {
     return aborted_ || pending_[side] < max_pending_ || closed_[other] || waiting_[other];
   };

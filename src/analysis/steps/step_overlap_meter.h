@@ -115,8 +115,7 @@ class StepOverlapMeter {
   std::optional<Interval> gpu_open_;
   std::deque<Interval> gpu_pending_;
   int64_t frontier_[2];  // the latest start fed per side; every later one is >= it
-  bool taken_[2] = {false, false};
-  std::thread::id feeder_[2];
+  MeterSides sides_{"StepOverlapMeter"};
   bool closed_[2] = {false, false};
   bool waiting_[2] = {false, false};
   size_t pending_[2] = {0, 0};
