@@ -5,17 +5,19 @@
 namespace stepstat {
 
 OverlapMeter::Producer OverlapMeter::TakeProducer(Side side) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   sides_.Take(side);
   return Producer(*this, side);
 }
 
 bool OverlapMeter::Add(Side side, std::span<const Interval> components) {
-  std::unique_lock lock(mutex_);
+  MutexLock lock(mutex_);
   sides_.Feeding(side, max_pending_ != 0);
-  if (max_pending_ != 0 && pending_[side].size() >= max_pending_ && !aborted_) {
-    waiting_[side] = true;
-    progressed_.wait(lock, [&] { return aborted_ || pending_[side].size() < max_pending_; });
+  if (max_pending_ != 0) {
+    while (!aborted_ && pending_[side].size() >= max_pending_) {
+      waiting_[side] = true;
+      lock.Wait(progressed_);
+    }
     waiting_[side] = false;
   }
   if (aborted_) return true;
@@ -33,20 +35,20 @@ bool OverlapMeter::Add(Side side, std::span<const Interval> components) {
 }
 
 void OverlapMeter::Close(Side side) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   closed_[side] = true;
   ConsumeLocked();
   progressed_.notify_all();
 }
 
 void OverlapMeter::Abort() {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   aborted_ = true;
   progressed_.notify_all();
 }
 
 int64_t OverlapMeter::overlap() const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return overlap_;
 }
 

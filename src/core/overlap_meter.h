@@ -14,12 +14,11 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
-#include <mutex>
 #include <span>
-#include <thread>
 
 #include "core/intervals.h"
 #include "core/meter_producer.h"
+#include "core/mutex.h"
 
 namespace stepstat {
 
@@ -37,22 +36,22 @@ class OverlapMeter {
 
   /// The one producer of `side`; asking twice for a side is a programming error (abort).
   /// The meter must outlive its producers.
-  Producer TakeProducer(Side side);
+  Producer TakeProducer(Side side) EXCLUDES(mutex_);
 
   /// Unblocks everything for good: a producer failed and the result will not be used.
   /// Later Adds are dropped.
-  void Abort();
-  bool aborted() const {
-    std::lock_guard lock(mutex_);
+  void Abort() EXCLUDES(mutex_);
+  bool aborted() const EXCLUDES(mutex_) {
+    MutexLock lock(mutex_);
     return aborted_;
   }
 
   /// The intersection length so far; final once both sides are closed.
-  int64_t overlap() const;
+  int64_t overlap() const EXCLUDES(mutex_);
   /// Whether a producer of `side` is waiting for the other side (for tests that force an
   /// order between the two threads).
-  bool waiting(Side side) const {
-    std::lock_guard lock(mutex_);
+  bool waiting(Side side) const EXCLUDES(mutex_) {
+    MutexLock lock(mutex_);
     return waiting_[side];
   }
 
@@ -60,20 +59,20 @@ class OverlapMeter {
   friend Producer;
   // Components of a side arrive in increasing order; false (adding nothing from the first
   // one out of order on) when one starts before the end of the previous one.
-  bool Add(Side side, std::span<const Interval> components);
-  void Close(Side side);
-  void ConsumeLocked();
+  bool Add(Side side, std::span<const Interval> components) EXCLUDES(mutex_);
+  void Close(Side side) EXCLUDES(mutex_);
+  void ConsumeLocked() REQUIRES(mutex_);
 
-  size_t max_pending_;
-  mutable std::mutex mutex_;
+  const size_t max_pending_;
+  mutable Mutex mutex_;
   std::condition_variable progressed_;
-  std::deque<Interval> pending_[2];
-  int64_t last_end_[2] = {INT64_MIN, INT64_MIN};
-  MeterSides sides_{"OverlapMeter"};
-  bool closed_[2] = {false, false};
-  bool waiting_[2] = {false, false};
-  bool aborted_ = false;
-  int64_t overlap_ = 0;
+  std::deque<Interval> pending_[2] GUARDED_BY(mutex_);
+  int64_t last_end_[2] GUARDED_BY(mutex_) = {INT64_MIN, INT64_MIN};
+  MeterSides sides_ GUARDED_BY(mutex_){"OverlapMeter"};
+  bool closed_[2] GUARDED_BY(mutex_) = {false, false};
+  bool waiting_[2] GUARDED_BY(mutex_) = {false, false};
+  bool aborted_ GUARDED_BY(mutex_) = false;
+  int64_t overlap_ GUARDED_BY(mutex_) = 0;
 };
 
 }  // namespace stepstat

@@ -14,7 +14,7 @@ int64_t Intersection(const Interval& a, const Interval& b) {
 }  // namespace
 
 StepOverlapMeter::Producer StepOverlapMeter::TakeProducer(Side side) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   sides_.Take(side);
   return Producer(*this, side);
 }
@@ -26,17 +26,16 @@ StepOverlapMeter::StepOverlapMeter(size_t steps, size_t max_pending)
 
 bool StepOverlapMeter::Add(Side side, std::span<const Tagged> intervals) {
   const int other = 1 - side;
-  std::unique_lock lock(mutex_);
+  MutexLock lock(mutex_);
   sides_.Feeding(side, /*bounded=*/true);
-  auto may_add = [&] {
-    return aborted_ || pending_[side] < max_pending_ || closed_[other] || waiting_[other];
-  };
-  if (!may_add()) {
-    waiting_[side] = true;
-    progressed_.notify_all();  // the other side may be waiting only because this one was not
-    progressed_.wait(lock, may_add);
-    waiting_[side] = false;
+  while (!aborted_ && pending_[side] >= max_pending_ && !closed_[other] && !waiting_[other]) {
+    if (!waiting_[side]) {
+      waiting_[side] = true;
+      progressed_.notify_all();  // the other side may be waiting only because this one was not
+    }
+    lock.Wait(progressed_);
   }
+  waiting_[side] = false;
   if (aborted_) return true;
   bool in_order = true;
   for (const Tagged& t : intervals) {
@@ -67,7 +66,7 @@ bool StepOverlapMeter::Add(Side side, std::span<const Tagged> intervals) {
 }
 
 void StepOverlapMeter::Close(Side side) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   closed_[side] = true;
   frontier_[side] = std::numeric_limits<int64_t>::max();
   SweepLocked(side);
@@ -75,29 +74,29 @@ void StepOverlapMeter::Close(Side side) {
 }
 
 void StepOverlapMeter::Abort() {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   aborted_ = true;
   progressed_.notify_all();
 }
 
 int64_t StepOverlapMeter::overlap(size_t step) const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return steps_[step].overlap;
 }
 
 int64_t StepOverlapMeter::own_overlap(size_t step) const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return steps_[step].own_overlap;
 }
 
 int64_t StepOverlapMeter::union_length(Side side, size_t step) const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   const Step& s = steps_[step];
   return s.union_length[side] + (s.open[side] ? s.open[side]->length() : 0);
 }
 
 size_t StepOverlapMeter::peak_pending() const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return peak_pending_;
 }
 

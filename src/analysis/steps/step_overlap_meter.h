@@ -22,14 +22,13 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
-#include <mutex>
 #include <optional>
 #include <span>
-#include <thread>
 #include <vector>
 
 #include "core/intervals.h"
 #include "core/meter_producer.h"
+#include "core/mutex.h"
 
 namespace stepstat {
 
@@ -53,32 +52,32 @@ class StepOverlapMeter {
   /// interval starts before an earlier one of its side: the input is not sorted and the
   /// caller must measure another way. Add blocks while this side is too far ahead, unless
   /// the meter was aborted. The meter must outlive its producers.
-  Producer TakeProducer(Side side);
+  Producer TakeProducer(Side side) EXCLUDES(mutex_);
   /// Unblocks everything for good: a producer failed and the result will not be used.
-  void Abort();
+  void Abort() EXCLUDES(mutex_);
   /// Whether the producer of `side` is waiting (for tests that force a thread order).
-  bool waiting(Side side) const {
-    std::lock_guard lock(mutex_);
+  bool waiting(Side side) const EXCLUDES(mutex_) {
+    MutexLock lock(mutex_);
     return waiting_[side];
   }
 
-  bool aborted() const {
-    std::lock_guard lock(mutex_);
+  bool aborted() const EXCLUDES(mutex_) {
+    MutexLock lock(mutex_);
     return aborted_;
   }
 
   /// Final once both sides are closed: the step's launch union ∩ every kernel's union.
-  int64_t overlap(size_t step) const;
+  int64_t overlap(size_t step) const EXCLUDES(mutex_);
   /// Final once both sides are closed: the step's launch union ∩ the step's kernel union.
-  int64_t own_overlap(size_t step) const;
-  int64_t union_length(Side side, size_t step) const;
+  int64_t own_overlap(size_t step) const EXCLUDES(mutex_);
+  int64_t union_length(Side side, size_t step) const EXCLUDES(mutex_);
   /// The most closed components held at once (for tests and benchmarks).
-  size_t peak_pending() const;
+  size_t peak_pending() const EXCLUDES(mutex_);
 
  private:
   friend Producer;
-  bool Add(Side side, std::span<const Tagged> intervals);
-  void Close(Side side);
+  bool Add(Side side, std::span<const Tagged> intervals) EXCLUDES(mutex_);
+  void Close(Side side) EXCLUDES(mutex_);
 
   struct Step {
     std::optional<Interval> open[2];
@@ -95,33 +94,35 @@ class StepOverlapMeter {
   };
   bool Pending(const Step& s, int side) const { return s.head[side] < s.pending[side].size(); }
   bool Unmeasured(const Step& s) const { return s.unmeasured_head < s.unmeasured.size(); }
-  void CloseComponent(Step& s, int side);
-  void PopFront(Step& s, int side);
-  void Consume(Step& s);
-  void AddToGpuUnion(const Interval& kernel);
+  void CloseComponent(Step& s, int side) REQUIRES(mutex_);
+  void PopFront(Step& s, int side) REQUIRES(mutex_);
+  void Consume(Step& s) REQUIRES(mutex_);
+  void AddToGpuUnion(const Interval& kernel) REQUIRES(mutex_);
   // Measures the step's closed launch components that no later kernel can reach.
-  void MeasureAgainstGpu(Step& s);
+  void MeasureAgainstGpu(Step& s) REQUIRES(mutex_);
   // Drops the GPU's kernel components that no launch component, held or to come, can meet.
-  void DropGpuComponentsBefore(int64_t earliest_launch);
+  void DropGpuComponentsBefore(int64_t earliest_launch) REQUIRES(mutex_);
   // Closes the components the side's frontier has passed and measures what became final.
-  void SweepLocked(int side);
+  void SweepLocked(int side) REQUIRES(mutex_);
 
-  mutable std::mutex mutex_;
+  mutable Mutex mutex_;
   std::condition_variable progressed_;
-  std::vector<Step> steps_;
-  std::vector<size_t> active_;  // steps with an open, pending or unmeasured component
+  std::vector<Step> steps_ GUARDED_BY(mutex_);
+  // Steps with an open, pending or unmeasured component.
+  std::vector<size_t> active_ GUARDED_BY(mutex_);
   // The union of every kernel: its open component and its closed ones that a launch
   // component may still meet, in order.
-  std::optional<Interval> gpu_open_;
-  std::deque<Interval> gpu_pending_;
-  int64_t frontier_[2];  // the latest start fed per side; every later one is >= it
-  MeterSides sides_{"StepOverlapMeter"};
-  bool closed_[2] = {false, false};
-  bool waiting_[2] = {false, false};
-  size_t pending_[2] = {0, 0};
-  size_t max_pending_;
-  size_t peak_pending_ = 0;
-  bool aborted_ = false;
+  std::optional<Interval> gpu_open_ GUARDED_BY(mutex_);
+  std::deque<Interval> gpu_pending_ GUARDED_BY(mutex_);
+  // The latest start fed per side; every later one is >= it.
+  int64_t frontier_[2] GUARDED_BY(mutex_);
+  MeterSides sides_ GUARDED_BY(mutex_){"StepOverlapMeter"};
+  bool closed_[2] GUARDED_BY(mutex_) = {false, false};
+  bool waiting_[2] GUARDED_BY(mutex_) = {false, false};
+  size_t pending_[2] GUARDED_BY(mutex_) = {0, 0};
+  const size_t max_pending_;
+  size_t peak_pending_ GUARDED_BY(mutex_) = 0;
+  bool aborted_ GUARDED_BY(mutex_) = false;
 };
 
 }  // namespace stepstat
