@@ -9,8 +9,6 @@
 
 #include "analysis/details/details_sink.h"
 #include "analysis/details/details_values.h"
-#include "readers/kineto_json.h"
-#include "readers/nsys_sqlite.h"
 #include "stepstat/details.h"
 #include "stepstat/read.h"
 #include "stepstat/report.h"
@@ -29,13 +27,9 @@ Result<DetailsTotals> ReadTotals(const fs::path& path, InputKind kind) {
   for (bool assume_sorted : {true, false}) {
     DetailsSink sink(path.filename().string(), assume_sorted, /*match_launches=*/true);
     std::string name = path.filename().string();
-    // Until ReadInput dispatches to the SQLite and Kineto readers, call them directly.
-    Result<ReadReport> read = kind == InputKind::kNsysSqlite   ? ReadNsysSqlite(path, name, sink)
-                              : kind == InputKind::kKinetoJson ? ReadKinetoJson(path, name, sink)
-                                                               : ReadInput(path, name, kind, sink);
+    Result<ReadReport> read = ReadInput(path, name, kind, sink);  // finishes the sink
     if (sink.unsorted()) continue;
     if (!read.ok()) return read.status();
-    sink.Finish();
     return sink.totals();
   }
   return Status::Error("unsorted twice");

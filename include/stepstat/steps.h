@@ -186,7 +186,8 @@ Result<StepsReport> AnalyzeSteps(const StepsInputs& inputs, const Policy& policy
 
 /// Reads one step of the run again, as AnalyzeSteps attributed it: the launch calls, then the
 /// GPU operations that belong to it, into `sink` (what a capture cut by hand around that step
-/// would hold). Returns what each input file held.
+/// would hold), then finishes the sink once (TraceSink's contract). Returns what each input
+/// file held.
 using StepReplay = std::function<Result<std::vector<InputDetails>>(size_t step, TraceSink& sink)>;
 /// Called with the finished report and a replay valid during the call.
 using StepsConsumer = std::function<Status(const StepsReport& report, const StepReplay& replay)>;

@@ -101,6 +101,13 @@ struct CpuRange {
 
 /// Receives a trace as batches. A reader calls the sink from one thread; the spans and the
 /// pool's views are valid during the call only (the pool's views live as long as the pool).
+///
+/// The contract of one read: the sink is ready when constructed; then batches, in file
+/// order; then, only if every batch and the reader succeeded, exactly one OnFinish(), called
+/// by the read's entry point (ReadInput, the SQLite side readers, a replay). A read that
+/// fails stops there: OnFinish is not called, and whatever the sink holds is partial and
+/// must not be used. So no pipeline finishes a sink by hand, and a sink that wraps another
+/// passes OnFinish on.
 class TraceSink {
  public:
   virtual ~TraceSink() = default;
@@ -110,6 +117,9 @@ class TraceSink {
   virtual Status OnRanges(std::span<const CpuRange> /*ranges*/, const StringPool& /*names*/) {
     return Status::Ok();
   }
+  /// The read is complete: close what is open (the last union component, a held batch).
+  /// An error here fails the read.
+  virtual Status OnFinish() { return Status::Ok(); }
 };
 
 }  // namespace stepstat

@@ -134,14 +134,22 @@ Result<ReadReport> ReadNsysSqlite(const std::filesystem::path& path, std::string
   return nsys_sqlite::ReadPart(path, display_name, nsys_sqlite::Part::kAll, sink);
 }
 
+// The side readers are entry points of their own (not reached through ReadInput), so they
+// finish the sink as TraceSink's contract says: once, after a whole read.
 Result<ReadReport> ReadNsysSqliteGpuSide(const std::filesystem::path& path,
                                          std::string_view display_name, TraceSink& sink) {
-  return nsys_sqlite::ReadPart(path, display_name, nsys_sqlite::Part::kGpuSide, sink);
+  ASSIGN_OR_RETURN(ReadReport report,
+                   nsys_sqlite::ReadPart(path, display_name, nsys_sqlite::Part::kGpuSide, sink));
+  RETURN_IF_ERROR(sink.OnFinish());
+  return report;
 }
 
 Result<ReadReport> ReadNsysSqliteLaunchSide(const std::filesystem::path& path,
                                             std::string_view display_name, TraceSink& sink) {
-  return nsys_sqlite::ReadPart(path, display_name, nsys_sqlite::Part::kLaunchSide, sink);
+  ASSIGN_OR_RETURN(ReadReport report,
+                   nsys_sqlite::ReadPart(path, display_name, nsys_sqlite::Part::kLaunchSide, sink));
+  RETURN_IF_ERROR(sink.OnFinish());
+  return report;
 }
 
 Result<KernelPlaces> SampleNsysSqliteKernelPlaces(const std::filesystem::path& path,

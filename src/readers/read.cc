@@ -57,8 +57,9 @@ Result<ReadReport> ReadKind(const std::filesystem::path& path, std::string_view 
 Result<ReadReport> ReadInput(const std::filesystem::path& path, std::string_view display_name,
                              InputKind kind, TraceSink& sink) {
   ResolutionSink measured(sink);
-  Result<ReadReport> report = ReadKind(path, display_name, kind, measured);
-  if (report.ok()) report.value().time_resolution_ns = measured.resolution_ns();
+  ASSIGN_OR_RETURN(ReadReport report, ReadKind(path, display_name, kind, measured));
+  report.time_resolution_ns = measured.resolution_ns();
+  RETURN_IF_ERROR(measured.OnFinish());  // TraceSink's contract: only after a whole read
   return report;
 }
 

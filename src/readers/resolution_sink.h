@@ -33,6 +33,7 @@ class ResolutionSink : public TraceSink {
   Status OnRanges(std::span<const CpuRange> ranges, const StringPool& names) override {
     return inner_.OnRanges(ranges, names);
   }
+  Status OnFinish() override { return inner_.OnFinish(); }
 
   /// In ns; 0 while fewer than two distinct start times were seen.
   int64_t resolution_ns() const { return resolution_; }

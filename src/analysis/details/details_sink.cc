@@ -200,7 +200,7 @@ Status DetailsSink::OnLaunchCalls(std::span<const LaunchCall> calls, const Strin
   return Status::Ok();
 }
 
-void DetailsSink::Finish() {
+Status DetailsSink::OnFinish() {
   if (!buffered_.empty()) {
     std::stable_sort(buffered_.begin(), buffered_.end(), [](const Buffered& a, const Buffered& b) {
       return a.start != b.start ? a.start < b.start : a.end < b.end;
@@ -222,6 +222,7 @@ void DetailsSink::Finish() {
       device.gaps.Add(*last);
     }
   }
+  return Status::Ok();
 }
 
 }  // namespace stepstat

@@ -82,7 +82,7 @@ std::string MemoryKindOf(std::string_view op_name);
 class DetailsSink : public TraceSink {
  public:
   /// `assume_sorted` as for GpuTotalsSink: out-of-order kernels stop the pass (unsorted()),
-  /// otherwise kernel intervals are buffered and replayed in order at Finish.
+  /// otherwise kernel intervals are buffered and replayed in order at OnFinish.
   /// `match_launches` keeps the keys that count launch rows without a GPU kernel.
   /// `source_name` names the file in messages.
   DetailsSink(std::string source_name, bool assume_sorted, bool match_launches);
@@ -90,8 +90,8 @@ class DetailsSink : public TraceSink {
   Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override;
   Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override;
 
-  /// Ends the stream: replays buffered kernels, closes the open unions. Call once.
-  void Finish();
+  /// Replays buffered kernels, closes the open unions.
+  Status OnFinish() override;
 
   bool unsorted() const { return unsorted_; }
   const DetailsTotals& totals() const { return totals_; }

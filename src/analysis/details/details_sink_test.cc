@@ -79,7 +79,7 @@ TEST(DetailsSink, HandBuiltTraceByStreamAndDevice) {
   DetailsSink sink("t.csv", /*assume_sorted=*/true, /*match_launches=*/false);
   std::vector<GpuOp> ops = MixedTrace(b);
   ASSERT_TRUE(sink.OnGpuOps(ops, b.names).ok());
-  sink.Finish();
+  ASSERT_TRUE(sink.OnFinish().ok());
   const DetailsTotals& t = sink.totals();
 
   EXPECT_EQ(t.operation_count, 10);
@@ -144,7 +144,7 @@ TEST(DetailsSink, BufferedModeMatchesStreamingOnShuffledInput) {
   std::vector<GpuOp> sorted = MixedTrace(b);
   DetailsSink streaming("t.csv", true, false);
   ASSERT_TRUE(streaming.OnGpuOps(sorted, b.names).ok());
-  streaming.Finish();
+  ASSERT_TRUE(streaming.OnFinish().ok());
 
   std::mt19937 rng(11);
   for (int round = 0; round < 20; ++round) {
@@ -156,7 +156,7 @@ TEST(DetailsSink, BufferedModeMatchesStreamingOnShuffledInput) {
       size_t n = std::min<size_t>(3, shuffled.size() - i);
       ASSERT_TRUE(buffered.OnGpuOps(std::span(shuffled).subspan(i, n), b.names).ok());
     }
-    buffered.Finish();
+    ASSERT_TRUE(buffered.OnFinish().ok());
     const DetailsTotals& x = streaming.totals();
     const DetailsTotals& y = buffered.totals();
     EXPECT_EQ(y.kernel_union_ns, x.kernel_union_ns);
@@ -189,7 +189,7 @@ TEST(DetailsSink, RandomTracesKeepTheInvariants) {
     }
     DetailsSink sink("t.csv", true, false);
     ASSERT_TRUE(sink.OnGpuOps(ops, b.names).ok());
-    sink.Finish();
+    ASSERT_TRUE(sink.OnFinish().ok());
     ExpectInvariants(sink.totals());
   }
 }
@@ -214,7 +214,7 @@ TEST(DetailsSink, LaunchPathCountsGraphCallsOncePerCall) {
   };
   DetailsSink sink("k.csv", true, true);
   ASSERT_TRUE(sink.OnLaunchCalls(calls, names).ok());
-  sink.Finish();
+  ASSERT_TRUE(sink.OnFinish().ok());
   const DetailsTotals& t = sink.totals();
   EXPECT_EQ(t.launch_rows, 6);
   EXPECT_EQ(t.graph_launch_calls, 2);
@@ -250,7 +250,7 @@ TEST(DetailsSink, StreamsOfTwoProcessesOnOneGpuAreTwoStreams) {
   }
   DetailsSink sink("t.csv", /*assume_sorted=*/true, /*match_launches=*/false);
   ASSERT_TRUE(sink.OnGpuOps(ops, b.names).ok());
-  sink.Finish();
+  ASSERT_TRUE(sink.OnFinish().ok());
   const DetailsTotals& t = sink.totals();
   ASSERT_EQ(t.devices.size(), 1u);
   ASSERT_EQ(t.streams.size(), 2u);

@@ -47,7 +47,7 @@ TEST(MakeDetails, CoverageTopKernelsAndLaunchPath) {
   }
   DetailsSink gpu("t.csv", true, false);
   ASSERT_TRUE(gpu.OnGpuOps(ops, names).ok());
-  gpu.Finish();
+  ASSERT_TRUE(gpu.OnFinish().ok());
 
   Details d = MakeDetails(gpu.totals(), nullptr, policy, *classifier, {});
   int64_t other_time = 0;
@@ -81,7 +81,7 @@ TEST(MakeDetails, CoverageTopKernelsAndLaunchPath) {
     c.kernel_duration_ns = 1;
   }
   ASSERT_TRUE(launch.OnLaunchCalls(calls, names).ok());
-  launch.Finish();
+  ASSERT_TRUE(launch.OnFinish().ok());
   d = MakeDetails(gpu.totals(), &launch.totals(), policy, *classifier, {});
   ASSERT_TRUE(d.launch_path.has_value());
   EXPECT_EQ(d.launch_path->by_api[0].api, "cudaLaunchKernel");

@@ -37,6 +37,7 @@ class LaunchedKernelsSink : public TraceSink {
     RETURN_IF_ERROR(inner_.OnGpuOps(kernels_, names));
     return forward_launch_calls_ ? inner_.OnLaunchCalls(calls, names) : Status::Ok();
   }
+  Status OnFinish() override { return inner_.OnFinish(); }
 
  private:
   TraceSink& inner_;

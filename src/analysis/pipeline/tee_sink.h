@@ -30,6 +30,10 @@ class TeeSink : public TraceSink {
     for (TraceSink* sink : sinks_) RETURN_IF_ERROR(sink->OnRanges(ranges, names));
     return Status::Ok();
   }
+  Status OnFinish() override {
+    for (TraceSink* sink : sinks_) RETURN_IF_ERROR(sink->OnFinish());
+    return Status::Ok();
+  }
 
  private:
   std::vector<TraceSink*> sinks_;

@@ -27,7 +27,8 @@ namespace stepstat {
 
 namespace {
 
-// Reads one step again as `plan` attributes it: its launch calls, then its GPU operations.
+// Reads one step again as `plan` attributes it: its launch calls, then its GPU operations;
+// then finishes `sink`, as one read of a hand-cut trace would (TraceSink's contract).
 Result<std::vector<InputDetails>> ReplayStep(const StepsInputs& inputs, const Plan& plan,
                                              size_t step, TraceSink& sink) {
   const auto index = static_cast<int32_t>(step);
@@ -41,6 +42,7 @@ Result<std::vector<InputDetails>> ReplayStep(const StepsInputs& inputs, const Pl
   StepFilterSink ops(sink, index, nullptr, plan.op_step);
   ASSIGN_OR_RETURN(ReadReport report, ReadGpuSide(inputs.trace.gpu, ops));
   read.insert(read.begin(), InputDetailsOf(inputs.trace.gpu, report));
+  RETURN_IF_ERROR(sink.OnFinish());
   return read;
 }
 

@@ -84,8 +84,7 @@ Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(const StepsIn
   if (steps.unsorted() || launches_unsorted) {
     return std::optional<std::vector<StepTotals>>();
   }
-  RETURN_IF_ERROR(FirstFailure(statuses));
-  steps.FinishOps();
+  RETURN_IF_ERROR(FirstFailure(statuses));  // else the reads finished the sinks
   std::vector<StepTotals> totals = steps.TakeTotals();
   for (size_t i = 0; i < totals.size(); ++i) {
     totals[i].launch_call_count = calls[i];
@@ -106,15 +105,13 @@ Result<std::vector<StepTotals>> AccumulateHolding(const StepsInputs& inputs, con
     if (plan.launch_step) {
       StepLaunchSink launch_sink(steps, StepOfLaunch(plan, true));
       const TraceInput& source = *LaunchSource(inputs);
-      RETURN_IF_ERROR(ReadLaunchSide(source, launch_sink).status());
+      RETURN_IF_ERROR(ReadLaunchSide(source, launch_sink).status());  // finishes launches
     }
-    steps.FinishLaunches();
     if (plan.after_launches) plan.after_launches();
     StepGpuSink gpu_sink(steps, plan.op_step, inputs.trace.gpu.display_name);
     Status read = ReadGpuSide(inputs.trace.gpu, gpu_sink).status();
     if (steps.unsorted() && !buffered) continue;
-    RETURN_IF_ERROR(read);
-    steps.FinishOps();
+    RETURN_IF_ERROR(read);  // the read finished the operations
     return steps.TakeTotals();
   }
   return Status::Error("unreachable");

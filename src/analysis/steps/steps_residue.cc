@@ -164,11 +164,13 @@ class ResidueSink : public TraceSink {
   }
   bool unsorted() const { return unsorted_; }
   // Feeds what was held, in start order.
-  void Replay() {
+  Status OnFinish() override {
     std::stable_sort(held_.begin(), held_.end(), [](const HeldOp& a, const HeldOp& b) {
       return a.interval.start < b.interval.start;
     });
     for (const HeldOp& op : held_) meter_.Add(op.step, op.interval, op.kernel);
+    held_ = {};
+    return Status::Ok();
   }
 
  private:
@@ -190,8 +192,7 @@ Result<StepsResidue> MeasureResidue(const StepsInputs& inputs, const Plan& plan,
     ResidueSink sink(meter, plan, hold);
     Status read = ReadGpuSide(inputs.trace.gpu, sink).status();
     if (sink.unsorted()) continue;
-    RETURN_IF_ERROR(read);
-    if (hold) sink.Replay();
+    RETURN_IF_ERROR(read);  // the read finished the sink: what it held is fed
     return meter.Finish();
   }
   return Status::Error("internal error: the residue pass found sorted input unsorted");

@@ -184,9 +184,19 @@ Status StepLaunchSink::OnLaunchCalls(std::span<const LaunchCall> calls, const St
   return Status::Ok();
 }
 
+Status StepLaunchSink::OnFinish() {
+  steps_.FinishLaunches();
+  return Status::Ok();
+}
+
 Status StepGpuSink::OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) {
   for (const GpuOp& op : ops) RETURN_IF_ERROR(steps_.AddOp(step_of_(op), op, names, source_name_));
   return steps_.FlushMeter(source_name_);
+}
+
+Status StepGpuSink::OnFinish() {
+  steps_.FinishOps();
+  return Status::Ok();
 }
 
 Status StepMeterLaunchSink::OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool&) {

@@ -106,6 +106,8 @@ class StepLaunchSink : public TraceSink {
       : steps_(steps), step_of_(std::move(step_of)) {}
   Status OnGpuOps(std::span<const GpuOp>, const StringPool&) override { return Status::Ok(); }
   Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override;
+  /// Every launch call is in: closes the steps' launch unions (FinishLaunches).
+  Status OnFinish() override;
 
  private:
   StepAccumulators& steps_;
@@ -144,6 +146,8 @@ class StepGpuSink : public TraceSink {
   Status OnLaunchCalls(std::span<const LaunchCall>, const StringPool&) override {
     return Status::Ok();
   }
+  /// Every operation is in: closes the steps' kernel unions (FinishOps).
+  Status OnFinish() override;
 
  private:
   StepAccumulators& steps_;

@@ -70,20 +70,11 @@ Status ReadSide(const TraceInput& input, Part part, const Classifier& classifier
   Result<ReadReport> read = ReadPart(input, part, sink);
   out.unsorted = (gpu && gpu->unsorted()) || (launch && launch->unsorted()) ||
                  (details_sink && details_sink->unsorted());
-  RETURN_IF_ERROR(read.status());
+  RETURN_IF_ERROR(read.status());  // the read finished the sinks (TraceSink's contract)
   out.report = read.value();
-  if (gpu) {
-    RETURN_IF_ERROR(gpu->Finish());
-    out.gpu = gpu->totals();
-  }
-  if (launch) {
-    RETURN_IF_ERROR(launch->Finish());
-    out.launch = launch->totals();
-  }
-  if (details_sink) {
-    details_sink->Finish();
-    out.details = details_sink->totals();
-  }
+  if (gpu) out.gpu = gpu->totals();
+  if (launch) out.launch = launch->totals();
+  if (details_sink) out.details = details_sink->totals();
   return Status::Ok();
 }
 
@@ -179,11 +170,8 @@ Pass ReplayPass(const TraceReplay& replay, const Policy& policy, const Classifie
   Pass pass;
   pass.unsorted = gpu.unsorted() || launch.unsorted() || (details_sink && details_sink->unsorted());
   if (pass.unsorted) return pass;
-  Status finished = read.status();
-  if (finished.ok()) finished = gpu.Finish();
-  if (finished.ok()) finished = launch.Finish();
-  if (!finished.ok()) {
-    pass.stats = finished;
+  if (!read.ok()) {  // else the replay finished the sinks
+    pass.stats = read.status();
     return pass;
   }
   std::optional<LaunchOverlapTotals> overlap;  // (a step without GPU work sums to zeros)
@@ -192,7 +180,6 @@ Pass ReplayPass(const TraceReplay& replay, const Policy& policy, const Classifie
   }
   pass.stats = MakeStepStats(policy, gpu.totals(), overlap, sources);
   if (details) {
-    details_sink->Finish();
     *details =
         MakeDetails(details_sink->totals(), nullptr, policy, classifier, std::move(read.value()));
   }

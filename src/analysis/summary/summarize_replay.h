@@ -12,7 +12,8 @@
 
 namespace stepstat {
 
-/// Feeds `sink` a trace (launch calls and GPU operations); returns what the files read held.
+/// Feeds `sink` a trace (launch calls and GPU operations) and, when all of it was read,
+/// finishes it (TraceSink's contract); returns what the files read held.
 using TraceReplay = std::function<Result<std::vector<InputDetails>>(TraceSink& sink)>;
 
 /// The summary of the replayed trace and, when `details` is not null, its details. The

@@ -91,7 +91,7 @@ Status GpuTotalsSink::OnGpuOps(std::span<const GpuOp> ops, const StringPool& nam
   return Status::Ok();
 }
 
-Status GpuTotalsSink::Finish() {
+Status GpuTotalsSink::OnFinish() {
   if (!assume_sorted_) {
     for (const Interval& c : UnionOf(std::exchange(kernel_intervals_, {}))) {
       RETURN_IF_ERROR(AddKernelComponent(c));
@@ -131,7 +131,7 @@ Status LaunchTotalsSink::OnLaunchCalls(std::span<const LaunchCall> calls, const 
   return Status::Ok();
 }
 
-Status LaunchTotalsSink::Finish() {
+Status LaunchTotalsSink::OnFinish() {
   if (!assume_sorted_) {
     for (const Interval& c : UnionOf(std::exchange(launch_intervals_, {}))) {
       RETURN_IF_ERROR(AddLaunchComponent(c));

@@ -61,7 +61,7 @@ class ComponentBatcher {
 class GpuTotalsSink : public TraceSink {
  public:
   /// With `assume_sorted`, out-of-order input stops the pass (unsorted() turns true) so the
-  /// caller can run again without it; otherwise intervals are buffered and sorted at Finish.
+  /// caller can run again without it; otherwise intervals are buffered and sorted at OnFinish.
   /// Kernel union components go to `kernels`. `source_name` names the file in messages.
   GpuTotalsSink(std::string source_name, const Classifier& classifier,
                 OverlapMeter::Producer kernels, bool assume_sorted);
@@ -71,9 +71,9 @@ class GpuTotalsSink : public TraceSink {
     return Status::Ok();
   }
 
-  /// Ends the stream: closes the open union component and the meter side. Call once, after
-  /// the reader succeeded (the side is closed by the destructor otherwise).
-  Status Finish();
+  /// Closes the open union component and the meter side (after a failed read the
+  /// destructor closes the side).
+  Status OnFinish() override;
 
   bool unsorted() const { return unsorted_; }
   const GpuTotals& totals() const { return totals_; }
@@ -91,7 +91,7 @@ class GpuTotalsSink : public TraceSink {
   std::vector<int32_t> component_by_name_;  ///< -1: not classified yet
   SortedUnion kernel_union_;
   GapMeter gaps_;
-  std::vector<Interval> kernel_intervals_;  ///< only without assume_sorted, sorted at Finish
+  std::vector<Interval> kernel_intervals_;  ///< only without assume_sorted, sorted at OnFinish
 };
 
 /// The launch side: GPU operations are ignored.
@@ -102,7 +102,7 @@ class LaunchTotalsSink : public TraceSink {
 
   Status OnGpuOps(std::span<const GpuOp>, const StringPool&) override { return Status::Ok(); }
   Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override;
-  Status Finish();
+  Status OnFinish() override;
 
   bool unsorted() const { return unsorted_; }
   const LaunchTotals& totals() const { return totals_; }

@@ -55,7 +55,7 @@ TEST(GpuTotalsSink, CountsSumsAndGapsOfConcurrentStreams) {
       h.Kernel(310, 5, "gemm_small"),       // gap of 10
   };
   ASSERT_TRUE(sink.OnGpuOps(ops, h.names).ok());
-  ASSERT_TRUE(sink.Finish().ok());
+  ASSERT_TRUE(sink.OnFinish().ok());
 
   const GpuTotals& g = sink.totals();
   EXPECT_EQ(g.operation_count, 6);
@@ -91,8 +91,8 @@ TEST(GpuTotalsSink, LaunchUnionAndOverlapWithKernels) {
   calls[2].api_start_ns = 250, calls[2].api_duration_ns = 100;  // [250,350): 50 overlap
   ASSERT_TRUE(gpu.OnGpuOps(ops, h.names).ok());
   ASSERT_TRUE(launch.OnLaunchCalls(calls, h.names).ok());
-  ASSERT_TRUE(gpu.Finish().ok());
-  ASSERT_TRUE(launch.Finish().ok());
+  ASSERT_TRUE(gpu.OnFinish().ok());
+  ASSERT_TRUE(launch.OnFinish().ok());
   EXPECT_EQ(launch.totals().call_count, 3);
   EXPECT_EQ(launch.totals().union_ns, 110 + 100);
   EXPECT_EQ(h.meter.overlap(), 60 + 50);
@@ -116,10 +116,10 @@ TEST(GpuTotalsSink, OutOfOrderStopsASortedPassAndBufferedPassAgrees) {
   OverlapMeter m1, m2;
   GpuTotalsSink reference("t", h.classifier, m1.TakeProducer(OverlapMeter::kA), true);
   ASSERT_TRUE(reference.OnGpuOps(sorted, h.names).ok());
-  ASSERT_TRUE(reference.Finish().ok());
+  ASSERT_TRUE(reference.OnFinish().ok());
   GpuTotalsSink buffered("t", h.classifier, m2.TakeProducer(OverlapMeter::kA), false);
   ASSERT_TRUE(buffered.OnGpuOps(ops, h.names).ok());
-  ASSERT_TRUE(buffered.Finish().ok());
+  ASSERT_TRUE(buffered.OnFinish().ok());
   EXPECT_FALSE(buffered.unsorted());
   EXPECT_EQ(buffered.totals().gap_count, reference.totals().gap_count);
   EXPECT_EQ(buffered.totals().gap_total_ns, reference.totals().gap_total_ns);
@@ -173,7 +173,7 @@ TEST(SummarySinkPair, NoReaderOrderOrBatchShapeHangs) {
               ASSERT_TRUE(deliver(sink, part.first(0)).ok());
             }
           }
-          ASSERT_TRUE(sink.Finish().ok());
+          ASSERT_TRUE(sink.OnFinish().ok());
         };
         std::atomic<bool> gpu_done = false, launch_done = false;
         auto run_gpu = [&] {
