@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "stepstat/status.h"
@@ -38,6 +39,12 @@ struct SynthOptions {
   /// operation: for CSV <base>_nvtx_pushpop_trace.csv with one "denoise_step" range per step;
   /// in SQLite NVTX_EVENTS push/pop ranges; in Kineto `ProfilerStep#N` user annotations.
   bool nvtx = false;
+  /// A known change to measure (`stepstat diff`): every kernel that the default policy puts
+  /// in this component ("nvfp4_gemms", ...) takes `slower_percent` % longer, in every step,
+  /// and the work after it starts that much later. Empty: no change. Step 0 then stays the
+  /// reference step's layout with those kernels stretched, not the reference exactly.
+  std::string slower_component;
+  int64_t slower_percent = 0;  ///< from -90 (faster) to 1000
 };
 
 struct SynthResult {

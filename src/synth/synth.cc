@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "synth/format_writer.h"
+#include "synth/kernel_catalog.h"
 #include "synth/prng.h"
 #include "synth/reference_fit.h"
 #include "synth/step_plan.h"
@@ -26,6 +28,41 @@ Result<std::unique_ptr<FormatWriter>> OpenWriter(const StepPlan& plan,
     case SynthFormat::kKineto: return OpenKinetoWriter(plan, options);
   }
   return Status::Error("synth: unknown output format");
+}
+
+// --slower: stretches the drawn kernels of one component (later work shifts when the step is
+// laid out from the draw).
+struct Stretch {
+  std::vector<bool> kernel;  // per planned kernel: stretched or not
+  int64_t percent = 0;
+
+  void Apply(StepDraw& draw) const {
+    if (percent == 0) return;
+    for (size_t i = 0; i < kernel.size(); ++i) {
+      if (kernel[i]) draw.kernel_ns[i] = RoundToTick(draw.kernel_ns[i] * (100 + percent) / 100);
+    }
+  }
+};
+
+Result<Stretch> StretchOf(const StepPlan& plan, const SynthOptions& options) {
+  Stretch stretch;
+  if (options.slower_component.empty()) return stretch;
+  if (options.slower_percent < -90 || options.slower_percent > 1000) {
+    return Status::Error("--slower: the percentage must be between -90 and 1000");
+  }
+  bool known = false;
+  for (const PlannedKernel& k : plan.kernels) {
+    bool match = ComponentName(KindInfo(k.kind).component) == options.slower_component;
+    stretch.kernel.push_back(match);
+    known = known || match;
+  }
+  if (!known) {
+    return Status::Error("--slower: no synth kernel is in component '" + options.slower_component +
+                         "' (sage2, nvfp4_gemms, nvfp4_packing, norm_and_rope, "
+                         "remaining_gate_add, other)");
+  }
+  stretch.percent = options.slower_percent;
+  return stretch;
 }
 
 }  // namespace
@@ -50,6 +87,7 @@ Result<SynthResult> WriteSynthTraces(const SynthOptions& options) {
     return Status::Error("--streams must be between 1 and " + std::to_string(kMaxStreams));
   }
   const StepPlan plan = BuildDitStepPlan();
+  ASSIGN_OR_RETURN(const Stretch stretch, StretchOf(plan, options));
   ASSIGN_OR_RETURN(std::unique_ptr<FormatWriter> writer, OpenWriter(plan, options));
   SynthResult result;
   // The previous step's range: it ends at the host's sync, or where the next step's first
@@ -67,9 +105,14 @@ Result<SynthResult> WriteSynthTraces(const SynthOptions& options) {
     StepDraw draw = DrawStep(plan, prng, pace);
     if (step == 0 && FitsReference(options)) {
       RETURN_IF_ERROR(FitReferenceStep(plan, draw, params, rows));
+      if (stretch.percent != 0) {  // the fitted draw, stretched, laid out again
+        stretch.Apply(draw);
+        RETURN_IF_ERROR(SimulateStep(plan, draw, params, rows));
+      }
     } else {
       params.queue_depth = 1024;
       params.host_pace_permille = prng.Uniform(1400, 1800);
+      stretch.Apply(draw);
       RETURN_IF_ERROR(SimulateStep(plan, draw, params, rows));
     }
     RETURN_IF_ERROR(writer->AppendStep(rows));

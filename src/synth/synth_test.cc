@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "synth/kernel_catalog.h"
+#include "synth/step_timeline.h"
 #include "synth/test_csv.h"
 #include "synth/trace_writer.h"
 
@@ -110,6 +112,44 @@ TEST(Synth, LaterStepsVaryButKeepTheShape) {
   // The second step starts after the first ended: the host synchronizes between steps.
   EXPECT_GT(exec.Int(2744, "API Start (ns)"),
             exec.Int(2743, "Kernel Start (ns)") + exec.Int(2743, "Kernel Dur (ns)"));
+  fs::remove_all(dir);
+}
+
+TEST(Synth, SlowerStretchesOneComponentAndShiftsTheWorkAfterIt) {
+  fs::path dir = TestDir("slower");
+  SynthOptions options;
+  options.out_base = dir / "base";
+  options.steps = 2;
+  ASSERT_TRUE(WriteSynthTraces(options).ok());
+  options.out_base = dir / "cand";
+  options.slower_component = "nvfp4_gemms";
+  options.slower_percent = 10;
+  Result<SynthResult> written = WriteSynthTraces(options);
+  ASSERT_TRUE(written.ok()) << written.status().message();
+  Table base = ReadCsv(dir / "base_cuda_kern_exec_trace.csv");
+  Table cand = ReadCsv(dir / "cand_cuda_kern_exec_trace.csv");
+  ASSERT_EQ(base.rows.size(), cand.rows.size());
+  std::map<std::string, Component> component_of;
+  for (const KernelKind& kind : AllKinds()) component_of[std::string(kind.name)] = kind.component;
+  int64_t stretched = 0;
+  for (size_t r = 0; r < base.rows.size(); ++r) {
+    std::string name = base.Text(r, "Kernel Name");
+    ASSERT_EQ(cand.Text(r, "Kernel Name"), name) << "row " << r;
+    int64_t was = base.Int(r, "Kernel Dur (ns)");
+    int64_t now = cand.Int(r, "Kernel Dur (ns)");
+    if (component_of.at(name) == Component::kNvfp4Gemms) {
+      EXPECT_EQ(now, RoundToTick(was * 110 / 100)) << "row " << r;
+      ++stretched;
+    } else {
+      EXPECT_EQ(now, was) << "row " << r << ": " << name;
+    }
+  }
+  EXPECT_GT(stretched, 100);
+  size_t last = base.rows.size() - 1;
+  EXPECT_GT(cand.Int(last, "Kernel Start (ns)"), base.Int(last, "Kernel Start (ns)"));
+
+  options.slower_component = "no_such_component";
+  EXPECT_FALSE(WriteSynthTraces(options).ok());
   fs::remove_all(dir);
 }
 

@@ -1,6 +1,7 @@
 // `stepstat synth`: writes the deterministic DiT-step example (or a larger trace for
 // benchmarks) as an nsys CSV pair, an nsys SQLite export or a Kineto JSON trace.
 #include <CLI/CLI.hpp>
+#include <charconv>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -14,6 +15,7 @@ void AddSynthCommand(CLI::App& app, Action& action) {
   auto options = std::make_shared<synth::SynthOptions>();
   auto out = std::make_shared<std::string>();
   auto format = std::make_shared<std::string>("csv");
+  auto slower = std::make_shared<std::string>();
   CLI::App* command = app.add_subcommand(
       "synth",
       "Write a deterministic diffusion-transformer step trace (nsys CSV pair, nsys SQLite\n"
@@ -43,16 +45,36 @@ void AddSynthCommand(CLI::App& app, Action& action) {
                     "Also write step ranges: BASE_nvtx_pushpop_trace.csv with one 'denoise_step' "
                     "range per step (csv; `stepstat steps BASE BASE_nvtx_pushpop_trace.csv "
                     "--steps denoise`), NVTX_EVENTS (sqlite), ProfilerStep#N (kineto)");
+  command->add_option("--slower", *slower,
+                      "COMPONENT=PCT: every kernel of that component of the default policy "
+                      "takes PCT % longer (negative: shorter), later work shifting; a known "
+                      "change to check `stepstat diff` with");
   command->footer(
       "Examples:\n"
       "  stepstat synth --out /tmp/step                        # the bundled example\n"
       "  stepstat synth --out /tmp/big --steps 1000            # 2.8M GPU rows, about 1.9 GB\n"
       "  stepstat synth --out /tmp/run --steps 20 --nvtx       # then: stepstat steps /tmp/run "
       "/tmp/run_nvtx_pushpop_trace.csv --steps denoise\n"
-      "  stepstat synth --out /tmp/big --steps 200 --format kineto   # about 0.6 GB");
-  command->callback([&action, options, out, format] {
-    action = [options, out, format] {
+      "  stepstat synth --out /tmp/big --steps 200 --format kineto   # about 0.6 GB\n"
+      "  stepstat synth --out /tmp/cand --steps 20 --nvtx --slower nvfp4_gemms=10");
+  command->callback([&action, options, out, format, slower] {
+    action = [options, out, format, slower] {
       options->out_base = *out;
+      if (!slower->empty()) {
+        size_t equals = slower->find('=');
+        int64_t percent = 0;
+        const char* end = slower->data() + slower->size();
+        auto parsed = equals == std::string::npos
+                          ? std::from_chars(end, end, percent)
+                          : std::from_chars(slower->data() + equals + 1, end, percent);
+        if (equals == std::string::npos || parsed.ec != std::errc() || parsed.ptr != end) {
+          std::fprintf(stderr, "stepstat: --slower: expected COMPONENT=PCT, got '%s'\n",
+                       slower->c_str());
+          return 2;
+        }
+        options->slower_component = slower->substr(0, equals);
+        options->slower_percent = percent;
+      }
       options->format = synth::ParseSynthFormat(*format).value_or(synth::SynthFormat::kCsv);
       Result<synth::SynthResult> result = synth::WriteSynthTraces(*options);
       if (!result.ok()) {
