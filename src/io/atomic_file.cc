@@ -7,9 +7,52 @@
 
 #include "stepstat/output.h"
 
+#if defined(_WIN32)
+#include <windows.h>
+#endif
+
 namespace stepstat {
 
 namespace {
+
+std::FILE* OpenForWriting(const std::filesystem::path& path) {
+#if defined(_WIN32)
+  return _wfopen(path.c_str(), L"wb");  // fopen() would read a UTF-8 name in the ANSI code page
+#else
+  return std::fopen(path.c_str(), "wb");
+#endif
+}
+
+// Puts the finished temp file in the target's place in one step. POSIX rename() replaces the
+// target atomically. Windows' rename refuses an existing target; MoveFileEx with
+// MOVEFILE_REPLACE_EXISTING replaces it in one metadata operation (both names are in one
+// folder, so it never falls back to a copy). It fails while another program has the target
+// open without FILE_SHARE_DELETE (an editor, a virus scanner's quick look): retried for about
+// two seconds, then an error, and the target keeps its old bytes.
+Status MoveIntoPlace(const std::filesystem::path& temp, const std::filesystem::path& path) {
+#if defined(_WIN32)
+  for (int attempt = 0;; ++attempt) {
+    if (MoveFileExW(temp.c_str(), path.c_str(),
+                    MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) {
+      return Status::Ok();
+    }
+    const DWORD error = GetLastError();
+    const bool busy = error == ERROR_ACCESS_DENIED || error == ERROR_SHARING_VIOLATION ||
+                      error == ERROR_LOCK_VIOLATION;
+    if (!busy || attempt == 40) {
+      return ErrorAt(path.string(), 0,
+                     busy ? "cannot replace the output file: another program has it open"
+                          : "cannot write the output file");
+    }
+    Sleep(50);
+  }
+#else
+  std::error_code ec;
+  std::filesystem::rename(temp, path, ec);
+  if (ec) return ErrorAt(path.string(), 0, "cannot write the output file");
+  return Status::Ok();
+#endif
+}
 
 std::string TempSuffix() {
   std::random_device random;
@@ -32,7 +75,7 @@ Result<std::unique_ptr<AtomicFileWriter>> AtomicFileWriter::Open(
   const bool in_place = WrittenInPlace(path);
   std::filesystem::path temp = path;
   if (!in_place) temp += TempSuffix();
-  std::FILE* file = std::fopen(temp.string().c_str(), "wb");
+  std::FILE* file = OpenForWriting(temp);
   if (file == nullptr) {
     return ErrorAt(path.string(), 0, std::string("cannot write: ") + std::strerror(errno));
   }
@@ -57,13 +100,13 @@ Status AtomicFileWriter::Commit() {
   bool ok = (std::fclose(file_) == 0) && ok_;
   file_ = nullptr;
   if (in_place_) return ok ? Status::Ok() : ErrorAt(path_.string(), 0, "cannot write the output");
-  std::error_code ec;
-  if (ok) std::filesystem::rename(temp_, path_, ec);
-  if (!ok || ec) {
-    std::filesystem::remove(temp_, ec);
-    return ErrorAt(path_.string(), 0, "cannot write the output file");
+  Status moved =
+      ok ? MoveIntoPlace(temp_, path_) : ErrorAt(path_.string(), 0, "cannot write the output file");
+  if (!moved.ok()) {
+    std::error_code ignored;
+    std::filesystem::remove(temp_, ignored);
   }
-  return Status::Ok();
+  return moved;
 }
 
 Status WriteFileAtomically(const std::filesystem::path& path, std::string_view bytes) {

@@ -65,7 +65,11 @@ Result<std::unique_ptr<InputStream>> OpenStdioStream(const std::filesystem::path
                                                      std::string_view display_name) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return CannotOpen(display_name, EISDIR);
-  std::FILE* file = std::fopen(path.string().c_str(), "rb");
+#if defined(_WIN32)
+  std::FILE* file = _wfopen(path.c_str(), L"rb");  // fopen() reads names in the ANSI code page
+#else
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+#endif
   if (file == nullptr) return CannotOpen(display_name, errno);
   return std::unique_ptr<InputStream>(std::make_unique<StdioStream>(file, display_name));
 }

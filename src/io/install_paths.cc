@@ -8,6 +8,8 @@
 
 #if defined(_WIN32)
 #include <io.h>
+
+#include "io/windows_text.h"
 #else
 #include <unistd.h>
 #endif
@@ -18,10 +20,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
+#if !defined(_WIN32)
 const char* Env(const char* name) {
   const char* value = std::getenv(name);
   return value != nullptr && *value != '\0' ? value : nullptr;
 }
+#endif
 
 bool IsExecutable(const fs::path& path) {
   std::error_code ec;
@@ -71,7 +75,10 @@ std::optional<fs::path> FindProgram(std::string_view program,
 
 std::optional<fs::path> UserCacheDir() {
 #if defined(_WIN32)
-  if (const char* local = Env("LOCALAPPDATA")) return fs::path(local) / "stepstat";
+  // As UTF-16: a user name outside the ANSI code page is common in this folder's path.
+  if (std::wstring local = WideEnv(L"LOCALAPPDATA"); !local.empty()) {
+    return fs::path(local) / "stepstat";
+  }
 #else
   if (const char* xdg = Env("XDG_CACHE_HOME")) return fs::path(xdg) / "stepstat";
   if (const char* home = Env("HOME")) return fs::path(home) / ".cache" / "stepstat";

@@ -7,7 +7,10 @@
 
 #include "io/sources.h"
 
-#if defined(__unix__) || defined(__APPLE__)
+#if defined(_WIN32)
+#include <windows.h>
+#define STEPSTAT_HAVE_MMAP 1
+#elif defined(__unix__) || defined(__APPLE__)
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -20,16 +23,45 @@ namespace stepstat {
 #if STEPSTAT_HAVE_MMAP
 namespace {
 
+#if defined(_WIN32)
+// The file and its mapping object; views are mapped from the latter.
+struct OsFile {
+  HANDLE file = INVALID_HANDLE_VALUE;
+  HANDLE mapping = nullptr;  ///< none for an empty file (Windows cannot map 0 bytes)
+  void Close() {
+    if (mapping != nullptr) CloseHandle(mapping);
+    if (file != INVALID_HANDLE_VALUE) CloseHandle(file);
+  }
+};
+
+// Views start at multiples of the allocation granularity (64 KiB), not the page size.
+uint64_t MapAlignment() {
+  SYSTEM_INFO info;
+  GetSystemInfo(&info);
+  return info.dwAllocationGranularity;
+}
+
+std::string LastErrorText() { return "error " + std::to_string(GetLastError()); }
+#else
+struct OsFile {
+  int fd = -1;
+  void Close() { ::close(fd); }
+};
+
+uint64_t MapAlignment() { return static_cast<uint64_t>(::sysconf(_SC_PAGESIZE)); }
+#endif
+
 class MappedFileSource final : public ByteSource {
  public:
-  MappedFileSource(int fd, uint64_t file_size, size_t window_bytes, std::string_view display_name)
-      : fd_(fd), file_size_(file_size), window_bytes_(window_bytes), name_(display_name) {
-    page_ = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  MappedFileSource(OsFile file, uint64_t file_size, size_t window_bytes,
+                   std::string_view display_name)
+      : file_(file), file_size_(file_size), window_bytes_(window_bytes), name_(display_name) {
+    page_ = MapAlignment();
     window_bytes_ = std::max<uint64_t>(page_, (window_bytes_ + page_ - 1) / page_ * page_);
   }
   ~MappedFileSource() override {
     Unmap();
-    ::close(fd_);
+    file_.Close();
   }
 
   Result<std::string_view> Next(size_t consumed) override {
@@ -47,15 +79,7 @@ class MappedFileSource final : public ByteSource {
     }
     if (map_begin != map_offset_ || length != map_length_ || map_ == nullptr) {
       Unmap();
-      int flags = MAP_PRIVATE;
-#ifdef MAP_POPULATE
-      flags |= MAP_POPULATE;  // one call faults the window in; much cheaper than page by page
-#endif
-      void* address = ::mmap(nullptr, length, PROT_READ, flags, fd_, static_cast<off_t>(map_begin));
-      if (address == MAP_FAILED)
-        return ErrorAt(name_, 0, std::string("cannot map: ") + std::strerror(errno));
-      ::madvise(address, length, MADV_SEQUENTIAL);
-      map_ = static_cast<const char*>(address);
+      ASSIGN_OR_RETURN(map_, MapRange(map_begin, length));
       map_offset_ = map_begin;
       map_length_ = length;
     }
@@ -67,13 +91,38 @@ class MappedFileSource final : public ByteSource {
   uint64_t offset() const override { return view_offset_; }
 
  private:
+#if defined(_WIN32)
+  Result<const char*> MapRange(uint64_t begin, uint64_t length) {
+    void* address = MapViewOfFile(file_.mapping, FILE_MAP_READ, static_cast<DWORD>(begin >> 32),
+                                  static_cast<DWORD>(begin), static_cast<SIZE_T>(length));
+    if (address == nullptr) return ErrorAt(name_, 0, "cannot map: " + LastErrorText());
+    return static_cast<const char*>(address);
+  }
+  void Unmap() {
+    if (map_ != nullptr) UnmapViewOfFile(map_);
+    map_ = nullptr;
+    map_length_ = 0;
+  }
+#else
+  Result<const char*> MapRange(uint64_t begin, uint64_t length) {
+    int flags = MAP_PRIVATE;
+#ifdef MAP_POPULATE
+    flags |= MAP_POPULATE;  // one call faults the window in; much cheaper than page by page
+#endif
+    void* address = ::mmap(nullptr, length, PROT_READ, flags, file_.fd, static_cast<off_t>(begin));
+    if (address == MAP_FAILED)
+      return ErrorAt(name_, 0, std::string("cannot map: ") + std::strerror(errno));
+    ::madvise(address, length, MADV_SEQUENTIAL);
+    return static_cast<const char*>(address);
+  }
   void Unmap() {
     if (map_ != nullptr) ::munmap(const_cast<char*>(map_), map_length_);
     map_ = nullptr;
     map_length_ = 0;
   }
+#endif
 
-  int fd_;
+  OsFile file_;
   uint64_t file_size_;
   uint64_t window_bytes_;
   uint64_t page_ = 4096;
@@ -90,6 +139,33 @@ class MappedFileSource final : public ByteSource {
 Result<std::unique_ptr<ByteSource>> OpenMappedFile(const std::filesystem::path& path,
                                                    std::string_view display_name,
                                                    size_t window_bytes) {
+#if defined(_WIN32)
+  OsFile file;
+  // FILE_SHARE_DELETE too: reading a trace must not stop another program from replacing it.
+  file.file = CreateFileW(path.c_str(), GENERIC_READ,
+                          FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                          OPEN_EXISTING, FILE_FLAG_SEQUENTIAL_SCAN, nullptr);
+  if (file.file == INVALID_HANDLE_VALUE) {
+    return ErrorAt(display_name, 0, "cannot open: " + LastErrorText());
+  }
+  LARGE_INTEGER size{};
+  BY_HANDLE_FILE_INFORMATION info{};
+  if (GetFileType(file.file) != FILE_TYPE_DISK || !GetFileInformationByHandle(file.file, &info) ||
+      (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0 || !GetFileSizeEx(file.file, &size)) {
+    file.Close();
+    return ErrorAt(display_name, 0, "cannot map: not a regular file");
+  }
+  if (size.QuadPart > 0) {
+    file.mapping = CreateFileMappingW(file.file, nullptr, PAGE_READONLY, 0, 0, nullptr);
+    if (file.mapping == nullptr) {
+      Status error = ErrorAt(display_name, 0, "cannot map: " + LastErrorText());
+      file.Close();
+      return error;
+    }
+  }
+  return std::unique_ptr<ByteSource>(std::make_unique<MappedFileSource>(
+      file, static_cast<uint64_t>(size.QuadPart), window_bytes, display_name));
+#else
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return ErrorAt(display_name, 0, std::string("cannot open: ") + std::strerror(errno));
   struct stat info;
@@ -98,7 +174,8 @@ Result<std::unique_ptr<ByteSource>> OpenMappedFile(const std::filesystem::path& 
     return ErrorAt(display_name, 0, "cannot map: not a regular file");
   }
   return std::unique_ptr<ByteSource>(std::make_unique<MappedFileSource>(
-      fd, static_cast<uint64_t>(info.st_size), window_bytes, display_name));
+      OsFile{fd}, static_cast<uint64_t>(info.st_size), window_bytes, display_name));
+#endif
 }
 
 #else

@@ -4,7 +4,9 @@
 #include <cstring>
 #include <string>
 
-#if defined(__unix__) || defined(__APPLE__)
+#if defined(_WIN32)
+#include <windows.h>
+#elif defined(__unix__) || defined(__APPLE__)
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -14,7 +16,64 @@
 
 namespace stepstat {
 
-#if STEPSTAT_HAVE_MMAP
+#if defined(_WIN32)
+
+// Windows cannot lay a file view over reserved zero pages as mmap(MAP_FIXED) does (without
+// the Windows 10 placeholder API), and a read-only mapping cannot be longer than its file.
+// What it does guarantee: the rest of the view's last page reads as zeros. So the file is
+// mapped when that rest holds `zero_tail` bytes, and otherwise Open fails and the caller
+// reads the file another way (as for a pipe). An empty file is a zeroed allocation.
+Result<std::unique_ptr<PaddedFileMap>> PaddedFileMap::Open(const std::filesystem::path& path,
+                                                           std::string_view display_name,
+                                                           size_t zero_tail) {
+  HANDLE file = CreateFileW(path.c_str(), GENERIC_READ,
+                            FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                            OPEN_EXISTING, FILE_FLAG_SEQUENTIAL_SCAN, nullptr);
+  if (file == INVALID_HANDLE_VALUE) {
+    return ErrorAt(display_name, 0, "cannot open: error " + std::to_string(GetLastError()));
+  }
+  LARGE_INTEGER size{};
+  BY_HANDLE_FILE_INFORMATION info{};
+  const bool regular =
+      GetFileType(file) == FILE_TYPE_DISK && GetFileInformationByHandle(file, &info) &&
+      (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) == 0 && GetFileSizeEx(file, &size);
+  SYSTEM_INFO system;
+  GetSystemInfo(&system);
+  const size_t page = system.dwPageSize;
+  const size_t bytes = static_cast<size_t>(size.QuadPart);
+  const size_t readable = (bytes + page - 1) / page * page;
+  if (!regular || (bytes > 0 && readable - bytes < zero_tail)) {
+    CloseHandle(file);
+    return ErrorAt(
+        display_name, 0,
+        regular ? "cannot map: no room for the padding" : "cannot map: not a regular file");
+  }
+  void* view = nullptr;
+  if (bytes == 0) {
+    view = VirtualAlloc(nullptr, zero_tail, MEM_COMMIT | MEM_RESERVE, PAGE_READONLY);
+  } else if (HANDLE mapping = CreateFileMappingW(file, nullptr, PAGE_READONLY, 0, 0, nullptr)) {
+    view = MapViewOfFile(mapping, FILE_MAP_READ, 0, 0, 0);
+    CloseHandle(mapping);  // the view keeps it
+  }
+  const DWORD error = GetLastError();
+  CloseHandle(file);
+  if (view == nullptr)
+    return ErrorAt(display_name, 0, "cannot map: error " + std::to_string(error));
+  // mapped_ == 0 marks the empty file's allocation for the destructor.
+  return std::unique_ptr<PaddedFileMap>(new PaddedFileMap(static_cast<const char*>(view), bytes,
+                                                          bytes == 0 ? zero_tail : readable,
+                                                          bytes == 0 ? 0 : readable));
+}
+
+PaddedFileMap::~PaddedFileMap() {
+  if (mapped_ == 0) {
+    VirtualFree(const_cast<char*>(data_), 0, MEM_RELEASE);
+  } else {
+    UnmapViewOfFile(data_);
+  }
+}
+
+#elif STEPSTAT_HAVE_MMAP
 
 namespace {
 

@@ -17,10 +17,16 @@ struct ProcessResult {
   std::string output;  ///< its stdout and stderr interleaved, the last 64 KiB at most
 };
 
-/// Runs argv[0] (searched on PATH when it has no '/') with `argv`, waits for it and collects
-/// its output. An error only when it cannot be started. Not implemented on Windows yet
-/// (returns an error there; CreateProcessW would be the port).
+/// Runs argv[0] (searched on PATH when it has no '/'; on Windows as CreateProcessW searches,
+/// .exe appended) with `argv`, waits for it and collects its output. An error only when it
+/// cannot be started.
 Result<ProcessResult> RunProcess(const std::vector<std::string>& argv);
+
+#if defined(_WIN32)
+/// `argv` as one Windows command line that the C runtime and CommandLineToArgvW split back
+/// into exactly `argv` (quotes and backslashes escaped as they expect).
+std::wstring WindowsCommandLine(const std::vector<std::string>& argv);
+#endif
 
 /// The first executable file named `program` in the PATH directories, if any.
 std::optional<std::filesystem::path> FindOnPath(std::string_view program);

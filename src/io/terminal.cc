@@ -1,10 +1,14 @@
-#include <sys/ioctl.h>
-#include <unistd.h>
-
 #include <cstdlib>
 #include <string>
 
 #include "stepstat/output.h"
+
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <sys/ioctl.h>
+#include <unistd.h>
+#endif
 
 namespace stepstat {
 
@@ -20,7 +24,37 @@ bool NamesUtf8(std::string locale) {
   return locale.find("utf-8") != std::string::npos || locale.find("utf8") != std::string::npos;
 }
 
+#if defined(_WIN32)
+// A console, not merely a character device: _isatty() is also true for NUL.
+bool StdoutIsConsole(CONSOLE_SCREEN_BUFFER_INFO* info) {
+  HANDLE out = GetStdHandle(STD_OUTPUT_HANDLE);
+  DWORD mode = 0;
+  if (out == INVALID_HANDLE_VALUE || out == nullptr || !GetConsoleMode(out, &mode)) return false;
+  return info == nullptr || GetConsoleScreenBufferInfo(out, info);
+}
+#endif
+
 }  // namespace
+
+#if defined(_WIN32)
+
+bool StdoutIsTerminal() { return StdoutIsConsole(nullptr); }
+
+size_t StdoutColumns() {
+  if (const char* columns = Env("COLUMNS")) {
+    char* end = nullptr;
+    long value = std::strtol(columns, &end, 10);
+    if (*end == '\0' && value > 0) return static_cast<size_t>(value);
+  }
+  CONSOLE_SCREEN_BUFFER_INFO info{};
+  if (StdoutIsConsole(&info)) {
+    const long width = static_cast<long>(info.srWindow.Right) - info.srWindow.Left + 1;
+    if (width > 0) return static_cast<size_t>(width);
+  }
+  return 0;
+}
+
+#else
 
 bool StdoutIsTerminal() { return isatty(STDOUT_FILENO) == 1; }
 
@@ -37,13 +71,21 @@ size_t StdoutColumns() {
   return 0;
 }
 
+#endif
+
 bool TerminalAllowsUnicode() {
   if (Env("NO_COLOR") != nullptr) return false;
   if (const char* term = Env("TERM"); term != nullptr && std::string(term) == "dumb") return false;
   for (const char* name : {"LC_ALL", "LC_CTYPE", "LANG"}) {
     if (const char* value = Env(name)) return NamesUtf8(value);
   }
+#if defined(_WIN32)
+  // No locale variables (the usual case on Windows): a console shows the UTF-8 bytes we write
+  // as text only when its output code page is UTF-8 (chcp 65001, Windows Terminal's default).
+  return StdoutIsConsole(nullptr) && GetConsoleOutputCP() == CP_UTF8;
+#else
   return false;
+#endif
 }
 
 }  // namespace stepstat
