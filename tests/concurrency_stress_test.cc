@@ -4,7 +4,6 @@
 // under a deadline, every result identical. Then a file that fails mid-way, on each side:
 // the error comes back (never a hang), naming the failing file and line.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -17,6 +16,7 @@
 #include "stepstat/report.h"
 #include "stepstat/steps.h"
 #include "stepstat/synth.h"
+#include "test_platform.h"
 
 namespace stepstat {
 namespace {
@@ -208,12 +208,10 @@ TEST(ConcurrencyStress, TheCliExitsTwoWhenASideFailsMidway) {
     SkewedPair pair =
         WriteSkewedPair(dir, 20'000, 20'000, gpu_fails ? 15'000 : 0, gpu_fails ? 0 : 15'000);
     fs::path out = dir / "out.json", err = dir / "err.txt";
-    std::string command = std::string("'") + STEPSTAT_BINARY + "' summarize '" +
-                          pair.base.string() + "' -o '" + out.string() + "' 2>'" + err.string() +
-                          "'";
-    int status = std::system(command.c_str());
-    ASSERT_TRUE(WIFEXITED(status));
-    EXPECT_EQ(WEXITSTATUS(status), 2);
+    testing_support::ShellCommand command;
+    command.argv = {STEPSTAT_BINARY, "summarize", pair.base.string(), "-o", out.string()};
+    command.stderr_file = err.string();
+    EXPECT_EQ(testing_support::RunShell(command), 2);
     EXPECT_FALSE(fs::exists(out));
     std::ifstream in(err);
     std::string line, rest;

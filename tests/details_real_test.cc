@@ -148,7 +148,7 @@ TEST(DetailsOnRealTraces, InvariantsHoldOnEveryRealTrace) {
         "%s: %lld kernels on %zu devices / %zu streams, union/sum %.4f, "
         "%lld overlapping on their stream, %lld zero-duration, %lld launch rows, "
         "%lld unmatched\n",
-        path.filename().c_str(), static_cast<long long>(t.kernel_count), t.devices.size(),
+        path.filename().string().c_str(), static_cast<long long>(t.kernel_count), t.devices.size(),
         t.streams.size(),
         static_cast<double>(t.kernel_union_ns) / static_cast<double>(t.kernel_time_ns),
         static_cast<long long>(overlapping), static_cast<long long>(t.zero_duration_kernels),

@@ -5,7 +5,6 @@
 // set for the run.
 // STEPSTAT_UPDATE_GOLDEN=1 rewrites the expectations from the current binary; review the diff.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -13,7 +12,11 @@
 #include <sstream>
 #include <string>
 
+#include "test_platform.h"
+
 namespace {
+
+using stepstat::testing_support::ShellCommand;
 
 namespace fs = std::filesystem;
 
@@ -57,23 +60,32 @@ TEST_P(Golden, MatchesExpectedOutput) {
   }
   // The process id too: other worktrees on this machine run the same cases in the same /tmp
   // (two runs sharing a file once made a case's expected output empty).
-  const std::string scratch = "stepstat-golden-" + GetParam() + "-" + std::to_string(getpid());
+  const std::string scratch = "stepstat-golden-" + GetParam() + "-" + std::to_string(stepstat::testing_support::ProcessId());
   fs::path out = fs::temp_directory_path() / (scratch + ".out");
   fs::path err = fs::temp_directory_path() / (scratch + ".err");
   // Output that depends on the terminal's abilities (Unicode bars) must not depend on the
   // developer's locale: every case runs in one fixed environment, plus its optional `env`
   // file (VAR=value lines, e.g. NO_COLOR=1).
-  std::string environment = "env -u NO_COLOR -u COLUMNS LC_ALL=C.UTF-8 TERM=xterm";
+  ShellCommand command;
+  command.dir = dir.string();
+  command.unset = {"NO_COLOR", "COLUMNS"};
+  command.env = {{"LC_ALL", "C.UTF-8"}, {"TERM", "xterm"}};
   if (fs::exists(dir / "env")) {
     std::istringstream lines(ReadAll(dir / "env"));
     for (std::string line; std::getline(lines, line);) {
-      if (!Trimmed(line).empty()) environment += " '" + Trimmed(line) + "'";
+      line = Trimmed(line);
+      if (size_t equals = line.find('='); equals != std::string::npos) {
+        command.env.emplace_back(line.substr(0, equals), line.substr(equals + 1));
+      }
     }
   }
-  std::string command = "cd '" + dir.string() + "' && " + environment + " '" + STEPSTAT_BINARY +
-                        "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
-  int raw = std::system(command.c_str());
-  int exit_code = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128;
+  command.argv = {STEPSTAT_BINARY};
+  for (std::string& word : stepstat::testing_support::SplitShellWords(args)) {
+    command.argv.push_back(std::move(word));
+  }
+  command.stdout_file = out.string();
+  command.stderr_file = err.string();
+  int exit_code = stepstat::testing_support::RunShell(command);
   std::string got_out = ReadAll(out);
   std::string got_err = ReadAll(err);
   fs::remove(out);

@@ -4,7 +4,6 @@
 // file, the input untouched. The binary runs in a scratch copy, so a regression damages no
 // fixture of the repository.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -13,9 +12,12 @@
 #include <sstream>
 #include <string>
 
+#include "test_platform.h"
+
 namespace {
 
 namespace fs = std::filesystem;
+namespace testing_support = stepstat::testing_support;
 
 std::string ReadAll(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -31,7 +33,7 @@ class OutputOverInput : public testing::Test {
     dir_ = fs::temp_directory_path() /
            ("stepstat_output_over_input_" +
             std::string(testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
-            std::to_string(getpid()));
+            std::to_string(testing_support::ProcessId()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     fs::path golden = fs::path(STEPSTAT_SOURCE_DIR) / "tests" / "golden" / "steps-nvtx-table";
@@ -47,12 +49,18 @@ class OutputOverInput : public testing::Test {
   // Runs stepstat in the scratch folder; returns the exit code, stderr in `err`.
   int Run(const std::string& args, std::string* err) {
     fs::path err_file = dir_ / "stderr.txt";
-    std::string command = "cd '" + dir_.string() + "' && '" + STEPSTAT_BINARY + "' " + args +
-                          " >/dev/null 2>'" + err_file.string() + "'";
-    int raw = std::system(command.c_str());
+    testing_support::ShellCommand command;
+    command.dir = dir_.string();
+    command.argv = {STEPSTAT_BINARY};
+    for (std::string& word : testing_support::SplitShellWords(args)) {
+      command.argv.push_back(std::move(word));
+    }
+    command.discard_stdout = true;
+    command.stderr_file = err_file.string();
+    int exit_code = testing_support::RunShell(command);
     *err = ReadAll(err_file);
     fs::remove(err_file);
-    return WIFEXITED(raw) ? WEXITSTATUS(raw) : 128;
+    return exit_code;
   }
 
   fs::path dir_;

@@ -224,7 +224,7 @@ TEST(StepsTiling, EveryRealTraceAndStepSource) {
     std::string summary;
     if (CheckCase(c, policy, &summary)) {
       ++accepted;
-      std::printf("%s%s%s: %s\n", fs::path(c.args.front()).filename().c_str(),
+      std::printf("%s%s%s: %s\n", fs::path(c.args.front()).filename().string().c_str(),
                   c.regex.empty() ? "" : (" --steps '" + c.regex + "'").c_str(),
                   c.by_period ? " --by-period" : "", summary.c_str());
     }

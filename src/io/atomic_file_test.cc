@@ -6,8 +6,11 @@
 #include <string>
 
 #include "stepstat/output.h"
+#include "stepstat/platform.h"
 
-#if !defined(_WIN32)
+#if defined(_WIN32)
+#include <windows.h>
+#else
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -68,7 +71,59 @@ TEST(AtomicFileWriter, AWriterDroppedBeforeCommitLeavesNothing) {
   fs::remove_all(dir);
 }
 
-#if !defined(_WIN32)
+// Windows' rename() refuses an existing target: the output must still replace it, whole.
+TEST(AtomicFileWriter, ReplacesAnExistingFile) {
+  fs::path dir = FreshDir("replace");
+  std::ofstream(dir / "out.json", std::ios::binary) << "the old, longer result";
+  ASSERT_TRUE(WriteFileAtomically(dir / "out.json", "new").ok());
+  EXPECT_EQ(Read(dir / "out.json"), "new");
+  EXPECT_EQ(FilesIn(dir), 1u);
+  fs::remove_all(dir);
+}
+
+// A name outside ASCII, given as UTF-8 (as arguments are): the file has that name, not its
+// bytes read in a code page (fopen() on Windows would).
+TEST(AtomicFileWriter, WritesANameGivenInUtf8) {
+  fs::path dir = FreshDir("utf8");
+  const std::string name = "r\xC3\xA9sum\xC3\xA9-\xE2\x88\x91.json";  // résumé-∑.json
+  ASSERT_TRUE(WriteFileAtomically(dir / PathFromUtf8(name), "{}").ok());
+  ASSERT_EQ(FilesIn(dir), 1u);
+  EXPECT_EQ(PathToUtf8(fs::directory_iterator(dir)->path().filename()), name);
+  fs::remove_all(dir);
+}
+
+#if defined(_WIN32)
+// `-o NUL` is Windows' /dev/null: written in place, no file named NUL or temp file appears.
+TEST(AtomicFileWriter, WritesIntoTheNulDeviceInPlace) {
+  fs::path dir = FreshDir("nul");
+  fs::path cwd = fs::current_path();
+  fs::current_path(dir);
+  Status written = WriteFileAtomically("NUL", "nothing");
+  fs::current_path(cwd);
+  EXPECT_TRUE(written.ok()) << written.message();
+  EXPECT_EQ(FilesIn(dir), 0u);
+  fs::remove_all(dir);
+}
+
+// A target that another program holds open without FILE_SHARE_DELETE cannot be replaced on
+// Windows: an error naming it after the retries, and the old bytes stay.
+TEST(AtomicFileWriter, ATargetHeldOpenElsewhereIsAnErrorAndKeepsItsBytes) {
+  fs::path dir = FreshDir("held");
+  fs::path target = dir / "out.json";
+  std::ofstream(target, std::ios::binary) << "old";
+  HANDLE held = CreateFileW(target.c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr,
+                            OPEN_EXISTING, 0, nullptr);
+  ASSERT_NE(held, INVALID_HANDLE_VALUE);
+  Status written = WriteFileAtomically(target, "new");
+  CloseHandle(held);
+  ASSERT_FALSE(written.ok());
+  EXPECT_NE(written.message().find("another program has it open"), std::string::npos)
+      << written.message();
+  EXPECT_EQ(Read(target), "old");
+  EXPECT_EQ(FilesIn(dir), 1u);
+  fs::remove_all(dir);
+}
+#else
 // `-o /dev/null` run as root replaced the machine's /dev/null with a regular file: a device or
 // pipe must be written in place. A FIFO stands in for the device (no root needed).
 TEST(AtomicFileWriter, WritesIntoAFifoInsteadOfReplacingIt) {

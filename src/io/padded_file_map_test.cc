@@ -1,11 +1,18 @@
 #include "io/padded_file_map.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
+
+#include "test_platform.h"
+
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <unistd.h>
+#endif
 
 namespace stepstat {
 namespace {
@@ -13,14 +20,24 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path WriteTemp(const std::string& name, const std::string& content) {
-  fs::path path = fs::temp_directory_path() / (name + "." + std::to_string(::getpid()));
+  fs::path path = fs::temp_directory_path() / (name + "." + std::to_string(testing_support::ProcessId()));
   std::ofstream(path, std::ios::binary) << content;
   return path;
 }
 
+size_t PageSize() {
+#if defined(_WIN32)
+  SYSTEM_INFO info;
+  GetSystemInfo(&info);
+  return info.dwPageSize;
+#else
+  return static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+#endif
+}
+
 // Sizes around page ends are the ones where the zero tail lies in a page after the file.
 TEST(PaddedFileMap, FileBytesThenZerosAtEverySizeAroundAPageEnd) {
-  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const size_t page = PageSize();
   constexpr size_t kTail = 64;
   for (size_t size : {size_t{0}, size_t{1}, page - kTail, page - kTail + 1, page - 1, page,
                       page + 1, 3 * page - 7}) {
@@ -28,6 +45,16 @@ TEST(PaddedFileMap, FileBytesThenZerosAtEverySizeAroundAPageEnd) {
     for (size_t i = 0; i < size; ++i) content[i] = static_cast<char>('a' + i % 26);
     fs::path path = WriteTemp("padded_file_map_test", content);
     Result<std::unique_ptr<PaddedFileMap>> map = PaddedFileMap::Open(path, "t.json", kTail);
+#if defined(_WIN32)
+    // Windows maps only the file: the zeros are the rest of its last page, and where that is
+    // shorter than the tail Open fails so that the caller reads the file instead.
+    if (size > 0 && (page - size % page) % page < kTail) {
+      ASSERT_FALSE(map.ok()) << size;
+      EXPECT_NE(map.status().message().find("no room for the padding"), std::string::npos);
+      fs::remove(path);
+      continue;
+    }
+#endif
     ASSERT_TRUE(map.ok()) << map.status().message();
     std::string_view bytes = map.value()->bytes();
     EXPECT_EQ(bytes, content) << size;

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "stepstat/output.h"
+#include "test_platform.h"
 
 namespace stepstat {
 namespace {
@@ -11,9 +12,9 @@ namespace {
 void Environment(const char* lc_all, const char* lang, const char* no_color, const char* term) {
   auto set = [](const char* name, const char* value) {
     if (value == nullptr) {
-      unsetenv(name);
+      testing_support::UnsetEnv(name);
     } else {
-      setenv(name, value, 1);
+      testing_support::SetEnv(name, value);
     }
   };
   set("LC_ALL", lc_all);
@@ -39,15 +40,15 @@ TEST(TerminalAllowsUnicode, FollowsLocaleNoColorAndDumbTerminals) {
 }
 
 TEST(StdoutColumns, ColumnsWinsAndNonsenseIsIgnored) {
-  setenv("COLUMNS", "80", 1);
+  testing_support::SetEnv("COLUMNS", "80");
   EXPECT_EQ(StdoutColumns(), 80u);
   // Without a usable COLUMNS a terminal gives its own width: only a pipe (ctest) gives 0.
   if (StdoutIsTerminal()) GTEST_SKIP() << "stdout is a terminal";
-  setenv("COLUMNS", "wide", 1);
+  testing_support::SetEnv("COLUMNS", "wide");
   EXPECT_EQ(StdoutColumns(), 0u);
-  setenv("COLUMNS", "-5", 1);
+  testing_support::SetEnv("COLUMNS", "-5");
   EXPECT_EQ(StdoutColumns(), 0u);
-  unsetenv("COLUMNS");
+  testing_support::UnsetEnv("COLUMNS");
   EXPECT_EQ(StdoutColumns(), 0u);
 }
 

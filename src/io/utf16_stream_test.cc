@@ -1,7 +1,6 @@
 // Issue 13: a CSV saved by Windows PowerShell `>` is UTF-16 with a byte order mark; it must
 // read as the same UTF-8 text nsys writes.
 #include <gtest/gtest.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include <filesystem>
@@ -10,6 +9,7 @@
 
 #include "io/byte_source.h"
 #include "io/sources.h"
+#include "test_platform.h"
 
 namespace stepstat {
 namespace {
@@ -47,7 +47,7 @@ std::string ToUtf16(const std::string& utf8, bool big_endian) {
 fs::path WriteTemp(const std::string& name, const std::string& bytes) {
   // The process id too: other worktrees on this machine run the same tests in the same /tmp.
   fs::path path =
-      fs::temp_directory_path() / ("stepstat_utf16_test_" + name + "_" + std::to_string(getpid()));
+      fs::temp_directory_path() / ("stepstat_utf16_test_" + name + "_" + std::to_string(testing_support::ProcessId()));
   std::ofstream(path, std::ios::binary) << bytes;
   return path;
 }

@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include "readers/nsys_csv_header.h"
+#include "stepstat/platform.h"
 #include "stepstat/step_stats.h"
 
 namespace stepstat {
@@ -14,7 +15,7 @@ namespace fs = std::filesystem;
 
 bool IsFile(const std::string& name) {
   std::error_code ec;
-  return fs::is_regular_file(fs::path(name), ec);
+  return fs::is_regular_file(PathFromUtf8(name), ec);
 }
 
 // `nsys stats` names each report's file <base>_<report>.csv; before 2021.2 the GPU trace
@@ -33,8 +34,8 @@ std::optional<std::string> FirstExisting(const std::string& base,
 }
 
 Result<TraceInput> Detected(const std::string& name) {
-  ASSIGN_OR_RETURN(InputKind kind, DetectInputKind(fs::path(name), name));
-  return TraceInput{fs::path(name), name, kind};
+  ASSIGN_OR_RETURN(InputKind kind, DetectInputKind(PathFromUtf8(name), name));
+  return TraceInput{PathFromUtf8(name), name, kind};
 }
 
 }  // namespace
@@ -50,9 +51,9 @@ Result<SummaryInputs> ResolveInputs(const std::vector<std::string>& args) {
     std::optional<std::string> gpu = FirstExisting(arg, {"_cuda_gpu_trace.csv", "_gputrace.csv"});
     if (!gpu) {
       std::error_code ec;
-      if (fs::exists(fs::path(arg), ec)) return ErrorAt(arg, 0, "not a regular file");
+      if (fs::exists(PathFromUtf8(arg), ec)) return ErrorAt(arg, 0, "not a regular file");
       // A name with an extension was meant as a file, not as an nsys output base.
-      if (fs::path(arg).has_extension()) return ErrorAt(arg, 0, "no such file");
+      if (PathFromUtf8(arg).has_extension()) return ErrorAt(arg, 0, "no such file");
       return ErrorAt(arg, 0,
                      "no such file, and no nsys output " + arg +
                          "_cuda_gpu_trace.csv (or .csv.gz, .csv.zst) beside it");

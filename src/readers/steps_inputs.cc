@@ -2,6 +2,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "stepstat/platform.h"
 #include "stepstat/steps.h"
 
 namespace stepstat {
@@ -11,14 +12,14 @@ Result<StepsInputs> ResolveStepsInputs(const std::vector<std::string>& args) {
   std::vector<std::string> trace_args;
   for (const std::string& arg : args) {
     std::error_code ec;
-    if (std::filesystem::is_regular_file(arg, ec)) {
-      ASSIGN_OR_RETURN(InputKind kind, DetectInputKind(arg, arg));
+    if (std::filesystem::is_regular_file(PathFromUtf8(arg), ec)) {
+      ASSIGN_OR_RETURN(InputKind kind, DetectInputKind(PathFromUtf8(arg), arg));
       if (kind == InputKind::kNsysNvtxTraceCsv) {
         if (inputs.ranges) {
           return ErrorAt(arg, 0,
                          "a second NVTX trace (the first is " + inputs.ranges->display_name + ")");
         }
-        inputs.ranges = TraceInput{arg, arg, kind};
+        inputs.ranges = TraceInput{PathFromUtf8(arg), arg, kind};
         continue;
       }
     }

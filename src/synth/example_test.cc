@@ -16,6 +16,7 @@
 #include "stepstat/synth.h"
 #include "synth/kernel_catalog.h"
 #include "synth/test_csv.h"
+#include "test_platform.h"
 
 namespace stepstat::synth {
 namespace {
@@ -182,10 +183,11 @@ TEST(Example, SummarizePrintsTheReferenceSummary) {
   fs::path reference = STEPSTAT_SHARED_DIR "/spec/gb10-post-fc2-warmed-step-stats.json";
   if (!fs::exists(reference)) GTEST_SKIP() << reference << " is absent";
   fs::path output = fs::temp_directory_path() / "stepstat_synth_example_summary.json";
-  std::string command = "cd \"" STEPSTAT_SOURCE_DIR "\" && \"" STEPSTAT_BINARY
-                        "\" summarize examples/gb10-dit-step/gb10-dit-step > \"" +
-                        output.string() + "\"";
-  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  testing_support::ShellCommand command;
+  command.dir = STEPSTAT_SOURCE_DIR;
+  command.argv = {STEPSTAT_BINARY, "summarize", "examples/gb10-dit-step/gb10-dit-step"};
+  command.stdout_file = output.string();
+  ASSERT_EQ(testing_support::RunShell(command), 0) << testing_support::ShellLine(command);
   std::string summary = ReadFile(output);
   EXPECT_NE(summary.find("\"source_gpu_trace\": "
                          "\"examples/gb10-dit-step/gb10-dit-step_cuda_gpu_trace.csv\""),

@@ -38,7 +38,12 @@ Status PendingPath::Commit() {
 }
 
 Status PendingFile::Open() {
-  file_ = std::fopen(path_.temp_path().string().c_str(), "wb");
+#if defined(_WIN32)
+  // The C library's wide fopen: fopen() would read a UTF-8 name in the ANSI code page.
+  file_ = _wfopen(path_.temp_path().c_str(), L"wb");
+#else
+  file_ = std::fopen(path_.temp_path().c_str(), "wb");
+#endif
   if (file_ == nullptr) return Status::Error("cannot create " + path_.temp_path().string());
   return Status::Ok();
 }

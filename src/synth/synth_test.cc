@@ -1,7 +1,6 @@
 #include "stepstat/synth.h"
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -14,6 +13,7 @@
 #include "synth/step_timeline.h"
 #include "synth/test_csv.h"
 #include "synth/trace_writer.h"
+#include "test_platform.h"
 
 namespace stepstat::synth {
 namespace {
@@ -199,11 +199,10 @@ TEST(TraceWriter, FormatsFixedPointAndPaddedFields) {
 
 TEST(SynthCommand, ReportsErrorsOnOneLineWithExitCode2) {
   fs::path dir = TestDir("cli");
-  std::string command = std::string(STEPSTAT_BINARY) + " synth --out " +
-                        (dir / "nowhere" / "t").string() + " 2> " + (dir / "err").string();
-  int status = std::system(command.c_str());
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 2);
+  testing_support::ShellCommand command;
+  command.argv = {STEPSTAT_BINARY, "synth", "--out", (dir / "nowhere" / "t").string()};
+  command.stderr_file = (dir / "err").string();
+  EXPECT_EQ(testing_support::RunShell(command), 2);
   std::string err = ReadFile(dir / "err");
   EXPECT_EQ(err.rfind("stepstat: cannot create ", 0), 0u) << err;
   EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1);

@@ -1,14 +1,12 @@
 #include "hostile/hostile_support.h"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 #include "stepstat/step_stats.h"
+#include "test_platform.h"
 
 namespace stepstat::hostile {
 
@@ -21,18 +19,6 @@ std::string ReadAll(const fs::path& path) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
-}
-
-std::string ShellQuoted(std::string_view arg) {
-  std::string quoted = "'";
-  for (char c : arg) {
-    if (c == '\'') {
-      quoted += "'\\''";
-    } else {
-      quoted += c;
-    }
-  }
-  return quoted + "'";
 }
 
 // Control bytes and DEL shown as \xNN, so a failure message does not garble the terminal.
@@ -66,7 +52,7 @@ std::string CheckMessageLine(std::string_view message) {
 ScratchDir::ScratchDir(std::string_view name) {
   static std::atomic<int> counter{0};
   path_ = fs::temp_directory_path() / ("stepstat-hostile-" + std::string(name) + "-" +
-                                       std::to_string(getpid()) + "-" + std::to_string(counter++));
+                                       std::to_string(testing_support::ProcessId()) + "-" + std::to_string(counter++));
   fs::remove_all(path_);
   fs::create_directories(path_);
 }
@@ -89,13 +75,16 @@ RunResult Summarize(const ScratchDir& dir, const std::vector<std::string>& args)
   fs::remove(out);
   // `timeout` only so a hang fails the case instead of stalling the suite; 300 s is far past
   // what any case needs even under the sanitizers on a loaded machine.
-  std::string command = "cd " + ShellQuoted(dir.path().string()) + " && timeout 300 " +
-                        ShellQuoted(STEPSTAT_BINARY) + " summarize";
-  for (const std::string& arg : args) command += " " + ShellQuoted(arg);
-  command += " -o out.json >/dev/null 2>" + ShellQuoted(err.string());
-  int raw = std::system(command.c_str());
+  testing_support::ShellCommand command;
+  command.dir = dir.path().string();
+  command.timeout_seconds = 300;
+  command.argv = {STEPSTAT_BINARY, "summarize"};
+  command.argv.insert(command.argv.end(), args.begin(), args.end());
+  command.argv.insert(command.argv.end(), {"-o", "out.json"});
+  command.discard_stdout = true;
+  command.stderr_file = err.string();
   RunResult run;
-  run.exit_code = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128;
+  run.exit_code = testing_support::RunShell(command);
   run.wrote_output = fs::exists(out);
   if (run.wrote_output) run.out = ReadAll(out);
   run.err = ReadAll(err);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "commands.h"
+#include "stepstat/platform.h"
 #include "stepstat/synth.h"
 
 namespace stepstat::cli {
@@ -59,7 +60,7 @@ void AddSynthCommand(CLI::App& app, Action& action) {
       "  stepstat synth --out /tmp/cand --steps 20 --nvtx --slower nvfp4_gemms=10");
   command->callback([&action, options, out, format, slower] {
     action = [options, out, format, slower] {
-      options->out_base = *out;
+      options->out_base = PathFromUtf8(*out);
       if (!slower->empty()) {
         size_t equals = slower->find('=');
         int64_t percent = 0;

@@ -7,6 +7,7 @@
 
 #include "stepstat/input_checks.h"
 #include "stepstat/output.h"
+#include "stepstat/platform.h"
 
 namespace stepstat::cli {
 
@@ -25,7 +26,7 @@ TextStyle StdoutTextStyle(const std::string& output) {
 Result<Policy> ChoosePolicy(const std::string& choice) {
   if (choice.empty()) return BuiltinPolicy(kDefaultPolicyName);
   std::error_code ec;
-  if (!std::filesystem::exists(choice, ec)) {
+  if (!std::filesystem::exists(PathFromUtf8(choice), ec)) {
     std::string names;
     for (std::string_view name : BuiltinPolicyNames()) {
       if (name == choice) return BuiltinPolicy(name);
@@ -36,7 +37,7 @@ Result<Policy> ChoosePolicy(const std::string& choice) {
                    "no such policy file, and no built-in policy of that name (built-in: " + names +
                        "; `stepstat policies` describes them)");
   }
-  return LoadPolicyFile(choice);
+  return LoadPolicyFile(PathFromUtf8(choice));
 }
 
 Status RefuseOutputOverInput(const std::string& output,
@@ -46,10 +47,10 @@ Status RefuseOutputOverInput(const std::string& output,
   std::error_code ec;
   // equivalent() follows symbolic links and sees hard links: the same file by any name.
   // An output that does not exist yet cannot be an input.
-  if (!fs::exists(output, ec)) return Status::Ok();
+  if (!fs::exists(PathFromUtf8(output), ec)) return Status::Ok();
   for (const fs::path& input : inputs) {
     std::error_code same_ec;
-    if (fs::equivalent(output, input, same_ec)) {
+    if (fs::equivalent(PathFromUtf8(output), input, same_ec)) {
       return ErrorAt(output, 0,
                      "is an input of this run (" + input.string() +
                          "); writing the result there would destroy it: choose another -o");
@@ -91,7 +92,7 @@ int EmitStreamed(const std::function<void(const std::function<void(std::string_v
     produce([&ok](std::string_view piece) { ok = ok && WriteStdout(piece); });
     return ok ? 0 : 2;
   }
-  Result<std::unique_ptr<AtomicFileWriter>> file = AtomicFileWriter::Open(output);
+  Result<std::unique_ptr<AtomicFileWriter>> file = AtomicFileWriter::Open(PathFromUtf8(output));
   if (!file.ok()) return Fail(file.status());
   produce([&file](std::string_view piece) { file.value()->Append(piece); });
   Status written = file.value()->Commit();
@@ -100,7 +101,7 @@ int EmitStreamed(const std::function<void(const std::function<void(std::string_v
 
 int Emit(std::string_view text, const std::string& output) {
   if (output == "-") return WriteStdout(text) ? 0 : 2;
-  Status written = WriteFileAtomically(output, text);
+  Status written = WriteFileAtomically(PathFromUtf8(output), text);
   return written.ok() ? 0 : Fail(written);
 }
 

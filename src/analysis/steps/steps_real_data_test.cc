@@ -119,7 +119,7 @@ struct SqlStep {
 std::vector<SqlStep> StepsBySql(const fs::path& db_path) {
   sqlite3* db = nullptr;
   std::vector<SqlStep> steps;
-  if (sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+  if (sqlite3_open_v2(db_path.string().c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
     sqlite3_close(db);
     return steps;
   }
