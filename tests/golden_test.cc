@@ -60,7 +60,8 @@ TEST_P(Golden, MatchesExpectedOutput) {
   }
   // The process id too: other worktrees on this machine run the same cases in the same /tmp
   // (two runs sharing a file once made a case's expected output empty).
-  const std::string scratch = "stepstat-golden-" + GetParam() + "-" + std::to_string(stepstat::testing_support::ProcessId());
+  const std::string scratch = "stepstat-golden-" + GetParam() + "-" +
+                              std::to_string(stepstat::testing_support::ProcessId());
   fs::path out = fs::temp_directory_path() / (scratch + ".out");
   fs::path err = fs::temp_directory_path() / (scratch + ".err");
   // Output that depends on the terminal's abilities (Unicode bars) must not depend on the

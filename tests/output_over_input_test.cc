@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -41,7 +42,14 @@ class OutputOverInput : public testing::Test {
          {"run_cuda_gpu_trace.csv", "run_cuda_kern_exec_trace.csv", "run_nvtx_pushpop_trace.csv"}) {
       fs::copy_file(golden / name, dir_ / name);
     }
-    fs::create_symlink(dir_ / "run_cuda_gpu_trace.csv", dir_ / "link.csv");
+    // Windows creates symbolic links only with a privilege (Developer Mode) and wine not at
+    // all: there the link cases are left out, saying so, and the rest still run.
+    std::error_code link_error;
+    fs::create_symlink(dir_ / "run_cuda_gpu_trace.csv", dir_ / "link.csv", link_error);
+    symlinks_ = !link_error;
+    if (!symlinks_)
+      std::printf("no symbolic links here (%s): link cases skipped\n",
+                  link_error.message().c_str());
     fs::create_hard_link(dir_ / "run_cuda_kern_exec_trace.csv", dir_ / "hard.csv");
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -64,6 +72,7 @@ class OutputOverInput : public testing::Test {
   }
 
   fs::path dir_;
+  bool symlinks_ = true;
 };
 
 TEST_F(OutputOverInput, EveryCommandRefusesAndLeavesTheInputAlone) {
@@ -91,6 +100,7 @@ TEST_F(OutputOverInput, EveryCommandRefusesAndLeavesTheInputAlone) {
            Case{"classify run_cuda_gpu_trace.csv --format csv -o run_cuda_gpu_trace.csv",
                 "run_cuda_gpu_trace.csv"},
        }) {
+    if (!symlinks_ && c.args.find("link.csv") != std::string::npos) continue;
     std::string err;
     EXPECT_EQ(Run(c.args, &err), 2) << c.args;
     EXPECT_EQ(err.rfind("stepstat: " + c.victim + ": is an input of this run", 0), 0u)
@@ -100,7 +110,9 @@ TEST_F(OutputOverInput, EveryCommandRefusesAndLeavesTheInputAlone) {
     EXPECT_EQ(ReadAll(dir_ / "run_cuda_gpu_trace.csv"), gpu) << c.args;
     EXPECT_EQ(ReadAll(dir_ / "run_cuda_kern_exec_trace.csv"), kexec) << c.args;
     EXPECT_EQ(ReadAll(dir_ / "run_nvtx_pushpop_trace.csv"), nvtx) << c.args;
-    EXPECT_TRUE(fs::is_symlink(dir_ / "link.csv")) << c.args;
+    if (symlinks_) {
+      EXPECT_TRUE(fs::is_symlink(dir_ / "link.csv")) << c.args;
+    }
   }
   // A new file beside the inputs is fine.
   std::string err;

@@ -32,7 +32,8 @@ fs::path ExampleCopy(const std::string& tag, const std::string& folder_utf8) {
   fs::create_directories(folder);
   fs::path example = fs::path(STEPSTAT_SOURCE_DIR) / "examples" / "gb10-dit-step";
   for (const char* side : {"_cuda_gpu_trace.csv", "_cuda_kern_exec_trace.csv"}) {
-    fs::copy_file(example / ("gb10-dit-step" + std::string(side)), folder / ("run" + std::string(side)));
+    fs::copy_file(example / ("gb10-dit-step" + std::string(side)),
+                  folder / ("run" + std::string(side)));
   }
   return root;
 }
@@ -44,7 +45,9 @@ std::string JsonLine(const std::string& key, const std::string& value) {
 }
 
 TEST(Paths, NamesOutsideAsciiInArgumentsAndOutput) {
-  const std::string folder = "tr\xC3\xA2" "ces-\xE2\x88\x91";  // trâces-∑: ∑ is in no code page
+  const std::string folder =
+      "tr\xC3\xA2"
+      "ces-\xE2\x88\x91";  // trâces-∑: ∑ is in no code page
   fs::path root = ExampleCopy("utf8", folder);
   const std::string output = folder + "/r\xC3\xA9sum\xC3\xA9.json";
   testing_support::ShellCommand command;
@@ -52,11 +55,14 @@ TEST(Paths, NamesOutsideAsciiInArgumentsAndOutput) {
   command.argv = {STEPSTAT_BINARY, "summarize", folder + "/run", "-o", output};
   ASSERT_EQ(testing_support::RunShell(command), 0) << testing_support::ShellLine(command);
   std::string json = ReadAll(root / PathFromUtf8(output));
-  EXPECT_NE(json.find(JsonLine("source_gpu_trace", folder + "/run_cuda_gpu_trace.csv")),
+  // As Python's json.dumps writes them: a \u escape for each character outside ASCII.
+  const std::string escaped = "tr\\u00e2ces-\\u2211";
+  EXPECT_NE(json.find("\"source_gpu_trace\": \"" + escaped + "/run_cuda_gpu_trace.csv\""),
             std::string::npos)
       << json.substr(0, 300);
-  EXPECT_NE(json.find(JsonLine("source_kernel_exec_trace", folder + "/run_cuda_kern_exec_trace.csv")),
-            std::string::npos);
+  EXPECT_NE(
+      json.find("\"source_kernel_exec_trace\": \"" + escaped + "/run_cuda_kern_exec_trace.csv\""),
+      std::string::npos);
   fs::remove_all(root);
 }
 
@@ -72,7 +78,8 @@ TEST(Paths, DriveLetterAndBackslashesEchoedAsGiven) {
   command.stdout_file = (root / "out.json").string();
   ASSERT_EQ(testing_support::RunShell(command), 0) << testing_support::ShellLine(command);
   std::string json = ReadAll(root / "out.json");
-  EXPECT_NE(json.find(JsonLine("source_gpu_trace", base + "_cuda_gpu_trace.csv")), std::string::npos)
+  EXPECT_NE(json.find(JsonLine("source_gpu_trace", base + "_cuda_gpu_trace.csv")),
+            std::string::npos)
       << json.substr(0, 300);
   // Binary stdout: LF line ends only, as on every platform.
   EXPECT_EQ(json.find('\r'), std::string::npos);

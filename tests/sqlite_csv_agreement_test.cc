@@ -76,7 +76,8 @@ TEST_P(SqliteCsvAgreement, CsvPairWrittenFromTheExportGivesTheSameSummary) {
   fs::path sqlite = fs::path(STEPSTAT_SHARED_DIR) / "data" / "real" / GetParam();
   if (!fs::exists(sqlite)) GTEST_SKIP() << "absent: " << sqlite;
   sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open_v2(sqlite.string().c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_open_v2(sqlite.string().c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
+            SQLITE_OK);
   std::string name = "agreement-";
   name += GetParam();
   fs::path base = fs::temp_directory_path() / name;

@@ -11,7 +11,8 @@
 
 #if defined(_WIN32)
 #include <process.h>
-#include <windows.h>
+
+#include <filesystem>
 #else
 #include <sys/wait.h>
 #include <unistd.h>
@@ -49,10 +50,10 @@ struct ShellCommand {
   std::string dir;                ///< cd here first, when not empty
   std::vector<std::pair<std::string, std::string>> env;  ///< set for the run
   std::vector<std::string> unset;                        ///< removed for the run
-  std::string stdout_file;        ///< redirected there when not empty
-  std::string stderr_file;        ///< redirected there when not empty
-  bool discard_stdout = false;    ///< to the null device
-  int timeout_seconds = 0;        ///< POSIX only (timeout(1)): a hang fails instead of stalling
+  std::string stdout_file;                               ///< redirected there when not empty
+  std::string stderr_file;                               ///< redirected there when not empty
+  bool discard_stdout = false;                           ///< to the null device
+  int timeout_seconds = 0;  ///< POSIX only (timeout(1)): a hang fails instead of stalling
 };
 
 /// `word` quoted for the shell: single quotes for sh, double quotes for cmd.exe (where
@@ -81,7 +82,8 @@ inline std::string ShellLine(const ShellCommand& command) {
     for (const auto& [name, value] : command.env) line += " " + ShellWord(name + "=" + value);
     line += " ";
   }
-  if (command.timeout_seconds > 0) line += "timeout " + std::to_string(command.timeout_seconds) + " ";
+  if (command.timeout_seconds > 0)
+    line += "timeout " + std::to_string(command.timeout_seconds) + " ";
 #endif
   for (size_t i = 0; i < command.argv.size(); ++i) {
     line += (i == 0 ? "" : " ") + ShellWord(command.argv[i]);
@@ -105,12 +107,13 @@ inline std::string ShellLine(const ShellCommand& command) {
 inline int RunShell(const ShellCommand& command) {
 #if defined(_WIN32)
   // As UTF-16: system() would pass the line through the ANSI code page, losing characters
-  // outside it before stepstat could see them.
+  // outside it before stepstat could see them. (The path type converts UTF-8 exactly; no
+  // windows.h here, whose macros would rename the tests' own TextOut and the like.)
   const std::string line = ShellLine(command);
-  std::wstring wide(line.size(), L'\0');
-  wide.resize(static_cast<size_t>(MultiByteToWideChar(CP_UTF8, 0, line.data(),
-                                                      static_cast<int>(line.size()), wide.data(),
-                                                      static_cast<int>(wide.size()))));
+  const std::wstring wide =
+      std::filesystem::path(
+          std::u8string_view(reinterpret_cast<const char8_t*>(line.data()), line.size()))
+          .native();
   return _wsystem(wide.c_str());
 #else
   const int raw = std::system(ShellLine(command).c_str());

@@ -59,13 +59,26 @@ std::string TempSuffix() {
   return ".tmp" + std::to_string(random() % 1000000);
 }
 
-// A device or pipe (-o /dev/null, a FIFO, /dev/stdout on a pipe) is written in place: a temp
-// file renamed over it would replace it with a regular file (as root, /dev/null itself).
+// A device or pipe (-o /dev/null, a FIFO, /dev/stdout on a pipe; -o NUL on Windows) is written in
+// place: a temp file renamed over it would replace it with a regular file (as root, /dev/null
+// itself).
 bool WrittenInPlace(const std::filesystem::path& path) {
+#if defined(_WIN32)
+  // Devices have names, not folders there: NUL (and NUL.txt, CON, COM1, ...) in any folder,
+  // \\.\pipe\NAME; std::filesystem does not call them devices. Ask what the handle is.
+  HANDLE handle =
+      CreateFileW(path.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                  OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+  if (handle == INVALID_HANDLE_VALUE) return false;
+  const bool device = GetFileType(handle) != FILE_TYPE_DISK;
+  CloseHandle(handle);
+  return device;
+#else
   std::error_code ec;
   const std::filesystem::file_status target = std::filesystem::status(path, ec);
   return !ec && std::filesystem::exists(target) && !std::filesystem::is_regular_file(target) &&
          !std::filesystem::is_directory(target);
+#endif
 }
 
 }  // namespace

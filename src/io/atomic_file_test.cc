@@ -111,8 +111,8 @@ TEST(AtomicFileWriter, ATargetHeldOpenElsewhereIsAnErrorAndKeepsItsBytes) {
   fs::path dir = FreshDir("held");
   fs::path target = dir / "out.json";
   std::ofstream(target, std::ios::binary) << "old";
-  HANDLE held = CreateFileW(target.c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr,
-                            OPEN_EXISTING, 0, nullptr);
+  HANDLE held = CreateFileW(target.c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr, OPEN_EXISTING,
+                            0, nullptr);
   ASSERT_NE(held, INVALID_HANDLE_VALUE);
   Status written = WriteFileAtomically(target, "new");
   CloseHandle(held);

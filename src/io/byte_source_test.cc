@@ -91,6 +91,8 @@ TEST(ByteSourceTest, OpenByteSourceReadsPlainFilesAndEmptyFiles) {
   auto empty_source = OpenByteSource(empty, "empty.csv");
   ASSERT_TRUE(empty_source.ok());
   EXPECT_EQ(Drain(**empty_source), "");
+  // Removed while still open: on Windows too (FILE_SHARE_DELETE), as another program may
+  // replace a trace that stepstat is reading.
   fs::remove(path);
   fs::remove(empty);
 }
@@ -102,6 +104,7 @@ TEST(ByteSourceTest, StdioStreamFallbackWithSmallBuffer) {
   ASSERT_TRUE(stream.ok());
   auto source = BufferedSource(std::move(stream).value(), 100);
   EXPECT_EQ(Drain(*source), bytes);
+  source.reset();  // closed first: Windows removes no file that a program has open
   fs::remove(path);
 }
 

@@ -20,7 +20,8 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path WriteTemp(const std::string& name, const std::string& content) {
-  fs::path path = fs::temp_directory_path() / (name + "." + std::to_string(testing_support::ProcessId()));
+  fs::path path =
+      fs::temp_directory_path() / (name + "." + std::to_string(testing_support::ProcessId()));
   std::ofstream(path, std::ios::binary) << content;
   return path;
 }

@@ -1,9 +1,9 @@
 #include "io/process.h"
 
-#include "stepstat/platform.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "stepstat/platform.h"
 
 #if defined(_WIN32)
 #include <windows.h>
@@ -72,9 +72,15 @@ TEST(RunProcess, MissingProgramIsAnError) {
 // What nsys receives must be exactly our argv, however it is spaced, quoted or backslashed
 // (a path like C:\traces\run 1\ ends in a backslash before the closing quote).
 TEST(WindowsCommandLine, SplitsBackIntoTheSameArguments) {
-  const std::vector<std::string> argv = {
-      "C:\\Program Files\\NVIDIA\\nsys.exe", "export", "a b", "", "say \"hi\"",
-      "C:\\traces\\run 1\\", "back\\\\\"slash", "tab\there", "r\xC3\xA9sum\xC3\xA9"};
+  const std::vector<std::string> argv = {"C:\\Program Files\\NVIDIA\\nsys.exe",
+                                         "export",
+                                         "a b",
+                                         "",
+                                         "say \"hi\"",
+                                         "C:\\traces\\run 1\\",
+                                         "back\\\\\"slash",
+                                         "tab\there",
+                                         "r\xC3\xA9sum\xC3\xA9"};
   std::wstring line = WindowsCommandLine(argv);
   int count = 0;
   wchar_t** parsed = CommandLineToArgvW(line.c_str(), &count);

@@ -46,8 +46,8 @@ std::string ToUtf16(const std::string& utf8, bool big_endian) {
 
 fs::path WriteTemp(const std::string& name, const std::string& bytes) {
   // The process id too: other worktrees on this machine run the same tests in the same /tmp.
-  fs::path path =
-      fs::temp_directory_path() / ("stepstat_utf16_test_" + name + "_" + std::to_string(testing_support::ProcessId()));
+  fs::path path = fs::temp_directory_path() / ("stepstat_utf16_test_" + name + "_" +
+                                               std::to_string(testing_support::ProcessId()));
   std::ofstream(path, std::ios::binary) << bytes;
   return path;
 }

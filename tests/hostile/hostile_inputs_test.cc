@@ -102,6 +102,10 @@ TEST(HostileInputs, InvalidUtf8InNamesAndFileNames) {
   for (const std::string& name : names) trace += Row(std::to_string(start += 10), "5", name);
   RunResult run = RunOn(dir, "trace.csv", trace);
   EXPECT_EQ(run.exit_code, 0);
+#if defined(_WIN32)
+  GTEST_SKIP() << "Windows file names hold no control bytes and no invalid UTF-16: the odd "
+                  "file name below cannot exist there";
+#endif
   // The file name lands in the JSON (source_gpu_trace): invalid UTF-8 there too.
   RunResult odd_name = RunOn(dir, "tr\xff\xc3(ace\x01.csv", trace);
   EXPECT_EQ(odd_name.exit_code, 0);

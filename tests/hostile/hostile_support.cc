@@ -51,8 +51,9 @@ std::string CheckMessageLine(std::string_view message) {
 
 ScratchDir::ScratchDir(std::string_view name) {
   static std::atomic<int> counter{0};
-  path_ = fs::temp_directory_path() / ("stepstat-hostile-" + std::string(name) + "-" +
-                                       std::to_string(testing_support::ProcessId()) + "-" + std::to_string(counter++));
+  path_ = fs::temp_directory_path() /
+          ("stepstat-hostile-" + std::string(name) + "-" +
+           std::to_string(testing_support::ProcessId()) + "-" + std::to_string(counter++));
   fs::remove_all(path_);
   fs::create_directories(path_);
 }

@@ -4,8 +4,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <random>
-#include <semaphore>
 #include <thread>
 
 #include "deadline.h"
@@ -132,22 +133,38 @@ TEST(StepOverlapMeter, HoldsOnlyWhatOneSideIsAhead) {
     kernels.push_back({s, {t + 20, t + 60}});
   }
   StepOverlapMeter meter(steps, 64);
-  // Two threads in strict alternation: launch s, kernel s, launch s + 1, ...
-  std::binary_semaphore launch_turn(1), kernel_turn(0);
+  // Two threads in strict alternation: launch s, kernel s, launch s + 1, ... The turn passes
+  // through a mutex and a condition variable, not std::binary_semaphore: mingw-w64's GCC 12
+  // libstdc++ semaphore (atomic wait without a futex) loses a wake-up now and then, which hung
+  // this test under wine (issue 19) while the meter was fine.
+  std::mutex turn_mutex;
+  std::condition_variable turn_changed;
+  bool launches_turn = true;
+  auto wait_for_turn = [&](bool launch_side) {
+    std::unique_lock<std::mutex> lock(turn_mutex);
+    turn_changed.wait(lock, [&] { return launches_turn == launch_side; });
+  };
+  auto pass_turn = [&](bool to_launch_side) {
+    {
+      std::lock_guard<std::mutex> lock(turn_mutex);
+      launches_turn = to_launch_side;
+    }
+    turn_changed.notify_all();
+  };
   MustFinishWithin(std::chrono::seconds(10), "lockstep", [&] {
     std::thread launch_thread([&] {
       StepOverlapMeter::Producer producer = meter.TakeProducer(StepOverlapMeter::kLaunches);
       for (size_t s = 0; s < steps; ++s) {
-        launch_turn.acquire();
+        wait_for_turn(true);
         EXPECT_TRUE(producer.Add(launches[s]));
-        kernel_turn.release();
+        pass_turn(false);
       }
     });
     StepOverlapMeter::Producer producer = meter.TakeProducer(StepOverlapMeter::kKernels);
     for (size_t s = 0; s < steps; ++s) {
-      kernel_turn.acquire();
+      wait_for_turn(false);
       EXPECT_TRUE(producer.Add(kernels[s]));
-      launch_turn.release();
+      pass_turn(true);
     }
     launch_thread.join();
   });
