@@ -38,12 +38,6 @@ fs::path ExampleCopy(const std::string& tag, const std::string& folder_utf8) {
   return root;
 }
 
-std::string JsonLine(const std::string& key, const std::string& value) {
-  std::string escaped;
-  for (char c : value) escaped += c == '\\' ? std::string("\\\\") : std::string(1, c);
-  return "\"" + key + "\": \"" + escaped + "\"";
-}
-
 TEST(Paths, NamesOutsideAsciiInArgumentsAndOutput) {
   const std::string folder =
       "tr\xC3\xA2"
@@ -67,6 +61,13 @@ TEST(Paths, NamesOutsideAsciiInArgumentsAndOutput) {
 }
 
 #if defined(_WIN32)
+// `"key": "value"` as the JSON writer prints an ASCII value (backslashes escaped).
+std::string JsonLine(const std::string& key, const std::string& value) {
+  std::string escaped;
+  for (char c : value) escaped += c == '\\' ? std::string("\\\\") : std::string(1, c);
+  return "\"" + key + "\": \"" + escaped + "\"";
+}
+
 // C:\...\run: an absolute path with a drive letter and backslashes, echoed as typed.
 TEST(Paths, DriveLetterAndBackslashesEchoedAsGiven) {
   fs::path root = ExampleCopy("drive", "traces");
