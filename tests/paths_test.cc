@@ -60,6 +60,25 @@ TEST(Paths, NamesOutsideAsciiInArgumentsAndOutput) {
   fs::remove_all(root);
 }
 
+// Issue 19: CLI11 on Windows read an argument starting with '/' as a Windows-style option, so
+// "summarize /traces/run" said "INPUT is required". It is an INPUT on every platform: here a
+// missing one, so that the message names it (where "/x" leads differs: wine reads it as a
+// host path, Windows from the root of the current drive).
+TEST(Paths, AnArgumentStartingWithASlashIsAPath) {
+  fs::path root = ExampleCopy("slash", "traces");
+  testing_support::ShellCommand command;
+  command.dir = root.string();
+  command.argv = {STEPSTAT_BINARY, "summarize", "/stepstat-no-such-folder/run"};
+  command.discard_stdout = true;
+  command.stderr_file = (root / "err.txt").string();
+  EXPECT_EQ(testing_support::RunShell(command), 2);
+  EXPECT_EQ(
+      ReadAll(root / "err.txt").rfind("stepstat: /stepstat-no-such-folder/run: no such file", 0),
+      0u)
+      << ReadAll(root / "err.txt");
+  fs::remove_all(root);
+}
+
 #if defined(_WIN32)
 // `"key": "value"` as the JSON writer prints an ASCII value (backslashes escaped).
 std::string JsonLine(const std::string& key, const std::string& value) {

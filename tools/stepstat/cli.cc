@@ -58,6 +58,9 @@ int Run(int argc, char** argv) {
       "Does the CPU launch path keep up?",
       "stepstat"};
   app.set_version_flag("--version", "stepstat " STEPSTAT_VERSION);
+  // CLI11 reads "/x" as an option on Windows, which took "/traces/run" for one: the flags are
+  // "--x" everywhere. Set before the commands are added, which copy it.
+  app.allow_windows_style_options(false);
   app.require_subcommand(1);
   app.footer(
       "Examples:\n"
