@@ -22,6 +22,7 @@
 #include "analysis/steps/steps_residue.h"
 #include "analysis/steps/steps_sink.h"
 #include "analysis/steps/steps_source.h"
+#include "analysis/steps/steps_then.h"
 
 namespace stepstat {
 
