@@ -145,6 +145,14 @@ TEST(Engine, StepsCutAtNvtxRangesGivenAsBytes) {
   EXPECT_TRUE(step->details.has_value());
   EXPECT_TRUE(step->union_busy_percent.has_value());
   EXPECT_EQ(step->stats.kernel_count, 2744);
+
+  RunOptions one_step_mixed = mixed;
+  one_step_mixed.step = "median";
+  one_step_mixed.details = true;
+  Result<SummaryResult> step_mixed = RunSummary(one_step_mixed);
+  ASSERT_TRUE(step_mixed.ok()) << step_mixed.status().message();
+  EXPECT_EQ(StepStatsWithDetailsToJson(step_mixed->stats, *step_mixed->details),
+            StepStatsWithDetailsToJson(step->stats, *step->details));
 }
 
 TEST(Engine, KernelsOfTheExample) {
