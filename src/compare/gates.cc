@@ -132,7 +132,7 @@ GateResult EvaluateGate(const GateSpec& gate, const DiffRow* row, const std::str
   }
   bool past = gate.value >= 0 ? measure > gate.value : measure < gate.value;
   result.passed = !past;
-  result.why = fmt::format("{} {} {} the limit {} {}", Signed(measure), unit,
+  result.why = fmt::format("{:+.2f} {} {} the limit {} {}", measure, unit,
                            past ? "is past" : "is within", Signed(gate.value), unit);
   return result;
 }
