@@ -55,6 +55,22 @@ TEST(SideJsonTest, SummaryJsonReadsAsTheSummaryItCameFrom) {
   }
 }
 
+TEST(SideJsonTest, DetailsAddTheTopKernelsAndTheInputFormat) {
+  Policy policy = BuiltinPolicy("dit-nvfp4").value();
+  Details details;
+  details.top_kernels.push_back({"gemm", "nvfp4_gemms", 3, 300, 100.0, 120, 90, 95.0});
+  details.data_quality.inputs.push_back({"run.csv", "nsys_gpu_trace_csv", "2024", "ns", 9, 1});
+  StepStats stats = SampleStats();
+  Side direct = SideFromSummary(stats, policy, &details, "run");
+  auto read = SideFromJson(StepStatsWithDetailsToJson(stats, details), "run.json");
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  ASSERT_EQ(read->meta.kernels.size(), 1u);
+  EXPECT_EQ(read->meta.kernels.at("gemm").count, 3);
+  EXPECT_EQ(read->meta.kernels.at("gemm").total_ns, 300);
+  EXPECT_EQ(read->meta.input_format, direct.meta.input_format);
+  EXPECT_EQ(read->meta.input_format, "nsys_gpu_trace_csv");
+}
+
 TEST(SideJsonTest, StepsJsonKeepsTheSteadySteps) {
   std::filesystem::path golden =
       std::filesystem::path(STEPSTAT_SOURCE_DIR) / "tests/golden/steps-nvtx-json";
