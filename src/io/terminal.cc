@@ -37,6 +37,12 @@ size_t StdoutColumns() {
   return 0;
 }
 
+bool StdoutAllowsColor() {
+  if (Env("NO_COLOR") != nullptr || !StdoutIsTerminal()) return false;
+  const char* term = Env("TERM");
+  return term == nullptr || std::string(term) != "dumb";
+}
+
 bool TerminalAllowsUnicode() {
   if (Env("NO_COLOR") != nullptr) return false;
   if (const char* term = Env("TERM"); term != nullptr && std::string(term) == "dumb") return false;

@@ -38,6 +38,15 @@ TEST(TerminalAllowsUnicode, FollowsLocaleNoColorAndDumbTerminals) {
   EXPECT_FALSE(TerminalAllowsUnicode());
 }
 
+TEST(StdoutAllowsColor, NoColorAndDumbTerminalsAndPipesTurnItOff) {
+  Environment("C.UTF-8", nullptr, "1", "xterm");
+  EXPECT_FALSE(StdoutAllowsColor());
+  Environment("C.UTF-8", nullptr, nullptr, "dumb");
+  EXPECT_FALSE(StdoutAllowsColor());
+  Environment("C.UTF-8", nullptr, nullptr, "xterm");
+  EXPECT_EQ(StdoutAllowsColor(), StdoutIsTerminal());  // under ctest a pipe: no color
+}
+
 TEST(StdoutColumns, ColumnsWinsAndNonsenseIsIgnored) {
   setenv("COLUMNS", "80", 1);
   EXPECT_EQ(StdoutColumns(), 80u);
