@@ -51,6 +51,7 @@ int RunClassify(const ClassifyOptions& options) {
           ? ListKernelsOfSummary(inputs->gpu, policy.value())
           : ListKernels(inputs.value(), policy.value());
   if (!kernels.ok()) return Fail(kernels.status());
+  PrintPolicyHint(SuggestBuiltinPolicy(policy.value(), kernels.value()));
 
   KernelListing listing;
   listing.source = inputs->gpu.display_name;

@@ -38,6 +38,7 @@ int RunSummarize(const SummarizeOptions& options) {
   const bool want_details = options.details || format != OutputFormat::kJson;
   Result<StepStats> stats = Status::Error("not run");
   std::vector<std::string> warnings;
+  SummaryInputs hint_inputs;  // the whole trace, for PrintPolicyHint
   if (!options.step.empty()) {
     Result<StepsInputs> inputs = ResolveStepsInputs(options.inputs);
     if (!inputs.ok()) return Fail(inputs.status());
@@ -49,6 +50,7 @@ int RunSummarize(const SummarizeOptions& options) {
     Result<std::vector<std::string>> checked = CheckInputWarnings(inputs->trace);
     if (!checked.ok()) return Fail(checked.status());
     warnings = std::move(checked.value());
+    hint_inputs = inputs->trace;
     StepsOptions steps_options;
     steps_options.range_regex = options.steps_regex;
     stats = SummarizeStep(inputs.value(), policy.value(), steps_options, options.step,
@@ -61,11 +63,13 @@ int RunSummarize(const SummarizeOptions& options) {
     Result<std::vector<std::string>> checked = CheckInputWarnings(inputs.value());
     if (!checked.ok()) return Fail(checked.status());
     warnings = std::move(checked.value());
+    hint_inputs = inputs.value();
     stats = want_details ? SummarizeWithDetails(inputs.value(), policy.value(), details)
                          : Summarize(inputs.value(), policy.value());
   }
   if (!stats.ok()) return Fail(stats.status());
   PrintWarnings(warnings);
+  PrintPolicyHint(SuggestBuiltinPolicy(policy.value(), stats.value(), hint_inputs));
 
   const Details* shown = options.details ? &details : nullptr;
   const std::optional<double> union_busy =

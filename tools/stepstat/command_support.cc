@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "stepstat/details.h"
 #include "stepstat/input_checks.h"
 #include "stepstat/output.h"
 
@@ -102,6 +103,27 @@ int Emit(std::string_view text, const std::string& output) {
   if (output == "-") return WriteStdout(text) ? 0 : 2;
   Status written = WriteFileAtomically(output, text);
   return written.ok() ? 0 : Fail(written);
+}
+
+void PrintPolicyHint(const Result<std::optional<PolicyHint>>& hint) {
+  if (hint.ok() && hint->has_value())
+    std::fprintf(stderr, "stepstat: %s\n", OneLineMessage(hint.value()->Message()).c_str());
+}
+
+Result<std::vector<KernelDetails>> ListKernelsOfArgs(const std::vector<std::string>& args,
+                                                     const Policy& policy, std::string* source) {
+  // As cmd_classify.cc resolves its inputs: a cuda_gpu_kern_sum report alone holds all it needs.
+  std::error_code ec;
+  if (args.size() == 1 && std::filesystem::is_regular_file(args.front(), ec)) {
+    ASSIGN_OR_RETURN(InputKind kind, DetectInputKind(args.front(), args.front()));
+    if (kind == InputKind::kNsysGpuKernSumCsv) {
+      *source = args.front();
+      return ListKernelsOfSummary(TraceInput{args.front(), args.front(), kind}, policy);
+    }
+  }
+  ASSIGN_OR_RETURN(SummaryInputs inputs, ResolveInputs(args));
+  *source = inputs.gpu.display_name;
+  return ListKernels(inputs, policy);
 }
 
 }  // namespace stepstat::cli

@@ -4,11 +4,14 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "stepstat/details.h"
 #include "stepstat/policy.h"
+#include "stepstat/policy_coverage.h"
 #include "stepstat/report.h"
 #include "stepstat/status.h"
 #include "stepstat/step_stats.h"
@@ -46,6 +49,15 @@ Result<std::vector<std::string>> CheckInputWarnings(const SummaryInputs& inputs)
 
 /// Prints each warning as "stepstat: warning: <what>" on stderr.
 void PrintWarnings(const std::vector<std::string>& warnings);
+
+/// Prints SuggestBuiltinPolicy's hint, if any, as "stepstat: hint: ..." on stderr. Failing to
+/// compute one is no failure of the command: it prints nothing.
+void PrintPolicyHint(const Result<std::optional<PolicyHint>>& hint);
+
+/// The distinct kernel names of INPUT arguments, as `classify` reads them: a trace or nsys base
+/// (its GPU side), or an nsys cuda_gpu_kern_sum report given alone. `source` names the GPU side.
+Result<std::vector<KernelDetails>> ListKernelsOfArgs(const std::vector<std::string>& args,
+                                                     const Policy& policy, std::string* source);
 
 /// Writes `text` to stdout ("-") or atomically to a file; returns the exit code.
 int Emit(std::string_view text, const std::string& output);
