@@ -18,6 +18,7 @@
 
 #include "stepstat/details.h"
 #include "stepstat/policy.h"
+#include "stepstat/policy_coverage.h"
 #include "stepstat/read.h"
 #include "stepstat/report.h"
 #include "stepstat/status.h"
@@ -87,6 +88,10 @@ struct RunContext {
   Policy policy;
   std::vector<ResolvedInput> inputs;
   std::vector<std::string> warnings;
+  /// RunSummary and RunKernels: set when the policy leaves more than
+  /// kPolicyHintOtherPercent of the kernel time in `other` and a built-in policy leaves less
+  /// (a face prints PolicyHint::Message(); failing to compute one is not an error).
+  std::optional<PolicyHint> policy_hint;
 };
 
 struct SummaryResult {

@@ -77,6 +77,10 @@ Result<SummaryResult> RunSummary(const RunOptions& options) {
   }
   if (!stats.ok()) return stats.status();
 
+  // On the whole trace, also for one step: the policy is chosen for the run.
+  if (auto hint = SuggestBuiltinPolicy(policy, stats.value(), inputs.trace); hint.ok()) {
+    context.policy_hint = std::move(hint).value();
+  }
   SummaryResult result;
   context.policy = std::move(policy);
   result.context = std::move(context);
@@ -107,6 +111,9 @@ Result<KernelsResult> RunKernels(const RunOptions& options) {
   ASSIGN_OR_RETURN(std::vector<KernelDetails> kernels, gpu.kind == InputKind::kNsysGpuKernSumCsv
                                                            ? ListKernelsOfSummary(gpu, policy)
                                                            : ListKernels(inputs.trace, policy));
+  if (auto hint = SuggestBuiltinPolicy(policy, kernels); hint.ok()) {
+    context.policy_hint = std::move(hint).value();
+  }
   KernelsResult result;
   KernelListing& listing = result.listing;
   listing.source = gpu.display_name;

@@ -30,6 +30,7 @@ int RunClassify(const ClassifyOptions& options) {
   run.unmatched_only = options.unmatched;
   Result<KernelsResult> result = RunKernels(run);
   if (!result.ok()) return Fail(result.status());
+  PrintPolicyHint(result->context.policy_hint);
   const KernelListing& listing = result->listing;
   std::string text;
   switch (ChooseFormat(options.format, options.output)) {

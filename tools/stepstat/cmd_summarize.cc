@@ -38,6 +38,7 @@ int RunSummarize(const SummarizeOptions& options) {
   Result<SummaryResult> result = RunSummary(run);
   if (!result.ok()) return Fail(result.status());
   PrintWarnings(result->context.warnings);
+  PrintPolicyHint(result->context.policy_hint);
 
   const StepStats& stats = result->stats;
   const Details* shown = result->details ? &*result->details : nullptr;

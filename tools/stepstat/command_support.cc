@@ -56,4 +56,8 @@ int Emit(std::string_view text, const std::string& output) {
   return written.ok() ? 0 : Fail(written);
 }
 
+void PrintPolicyHint(const std::optional<PolicyHint>& hint) {
+  if (hint) std::fprintf(stderr, "stepstat: %s\n", OneLineMessage(hint->Message()).c_str());
+}
+
 }  // namespace stepstat::cli

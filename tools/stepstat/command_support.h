@@ -4,10 +4,12 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "stepstat/policy_coverage.h"
 #include "stepstat/report.h"
 #include "stepstat/status.h"
 
@@ -38,5 +40,8 @@ int Emit(std::string_view text, const std::string& output);
 /// The same for text that `produce` hands out in pieces (a file still appears whole).
 int EmitStreamed(const std::function<void(const std::function<void(std::string_view)>&)>& produce,
                  const std::string& output);
+
+/// Prints the engine's policy hint, if any, as "stepstat: hint: ..." on stderr.
+void PrintPolicyHint(const std::optional<PolicyHint>& hint);
 
 }  // namespace stepstat::cli
