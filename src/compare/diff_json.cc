@@ -119,7 +119,7 @@ std::string DiffToJson(const DiffResult& diff) {
     json.EndArray();
   }
   json.EndObject();
-  Rows(json, "rows", diff.rows);
+  Rows(json, "metrics", diff.rows);
   Rows(json, "components", diff.components);
   json.Key("kernels").BeginArray();
   for (const KernelDiff& k : diff.kernels) {
