@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -40,7 +41,9 @@ class DiffCli : public testing::Test {
  protected:
   // The three runs are written once for the suite: they take most of its time.
   static void SetUpTestSuite() {
-    dir_ = new fs::path(fs::temp_directory_path() / "stepstat_diff_cli");
+    // ctest runs each test in a process of its own, two at a time: a folder per process.
+    dir_ =
+        new fs::path(fs::temp_directory_path() / ("stepstat_diff_cli_" + std::to_string(getpid())));
     fs::remove_all(*dir_);
     fs::create_directories(*dir_);
     for (const char* run :
@@ -48,7 +51,10 @@ class DiffCli : public testing::Test {
           "synth --out gemm10 --steps 20 --nvtx --slower nvfp4_gemms=10"}) {
       ASSERT_EQ(Run(run), 0) << run << ": " << err_;
     }
+    ready_ = true;
   }
+  // gtest skips, rather than fails, the tests of a suite whose setup failed: fail them.
+  void SetUp() override { ASSERT_TRUE(ready_) << "the synth runs were not written: " << err_; }
   static void TearDownTestSuite() {
     fs::remove_all(*dir_);
     delete dir_;
@@ -78,10 +84,12 @@ class DiffCli : public testing::Test {
 
   static fs::path* dir_;
   static std::string out_, err_;
+  static bool ready_;
 };
 
 fs::path* DiffCli::dir_ = nullptr;
 std::string DiffCli::out_, DiffCli::err_;
+bool DiffCli::ready_ = false;
 
 TEST_F(DiffCli, TwoSeedsOfOneWorkloadAreNoise) {
   ASSERT_EQ(Run("diff base seed2 --fail-if-slower 2 --format json"), 0) << err_;
