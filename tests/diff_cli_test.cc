@@ -146,6 +146,25 @@ TEST_F(DiffCli, WholeRunsCompareWithoutATest) {
   EXPECT_EQ(int64_t(Row(mixed->root, "metrics", "gpu_span_ns")["n_base"]), 1);
 }
 
+TEST_F(DiffCli, AnotherGpuIsSaid) {
+  for (const char* file : {"_cuda_gpu_trace.csv", "_cuda_kern_exec_trace.csv"}) {
+    std::string text = ReadAll(*dir_ / ("base" + std::string(file)));
+    for (size_t at = text.find("NVIDIA GB10"); at != std::string::npos;
+         at = text.find("NVIDIA GB10", at)) {
+      text.replace(at, 11, "NVIDIA H100");
+    }
+    std::ofstream(*dir_ / ("h100" + std::string(file)), std::ios::binary) << text;
+  }
+  ASSERT_EQ(Run("diff base h100 --format json"), 0) << err_;
+  auto doc = Parse(out_);
+  std::string warnings;
+  for (simdjson::dom::element w : doc->root["comparability"]["warnings"].get_array()) {
+    warnings += Str(w) + "\n";
+  }
+  EXPECT_NE(warnings.find("different GPUs: base NVIDIA GB10, cand NVIDIA H100"), std::string::npos)
+      << warnings;
+}
+
 TEST_F(DiffCli, BadUsageIsOneLineAndExitCode2) {
   EXPECT_EQ(Run("diff base"), 2);
   EXPECT_EQ(Run("diff base seed2 --fail-if gpu_span_ns:+5 apples"), 2);

@@ -88,6 +88,8 @@ struct RunContext {
   Policy policy;
   std::vector<ResolvedInput> inputs;
   std::vector<std::string> warnings;
+  /// The GPUs the input checks saw (CSV inputs; see InputCheckReport::devices).
+  std::vector<std::string> devices;
   /// RunSummary and RunKernels: set when the policy leaves more than
   /// kPolicyHintOtherPercent of the kernel time in `other` and a built-in policy leaves less
   /// (a face prints PolicyHint::Message(); failing to compute one is not an error).

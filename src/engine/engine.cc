@@ -23,6 +23,7 @@ Result<RunContext> Prepare(const RunOptions& options, const StepsInputs& inputs,
   if (check) {
     ASSIGN_OR_RETURN(InputCheckReport checks, CheckInputs(inputs.trace));
     context.warnings = std::move(checks.warnings);
+    context.devices = std::move(checks.devices);
   }
   return context;
 }

@@ -64,6 +64,7 @@ Result<TraceRun> ReadTraceRun(const RunOptions& run, const std::vector<std::stri
       if (input.role != InputRole::kStepRanges) trace.inputs.push_back(input);
     }
     trace.warnings = std::move(steps->context.warnings);
+    trace.devices = std::move(steps->context.devices);
     trace.policy = std::move(steps->context.policy);
     trace.steps = std::move(steps->report);
   }
@@ -79,8 +80,18 @@ Result<TraceRun> ReadTraceRun(const RunOptions& run, const std::vector<std::stri
     trace.side = SideFromSummary(summary.stats, summary.context.policy, nullptr, label);
     trace.inputs = std::move(summary.context.inputs);
     trace.warnings = std::move(summary.context.warnings);
+    trace.devices = std::move(summary.context.devices);
     trace.policy = std::move(summary.context.policy);
     trace.steps.reset();
+  }
+  // The GPU model, for the comparability check: "NVIDIA GB10 (0)" → "NVIDIA GB10".
+  for (const std::string& device : trace.devices) {
+    std::string model = device;
+    if (size_t open = model.rfind(" ("); open != std::string::npos && model.ends_with(')')) {
+      model.resize(open);
+    }
+    if (trace.side.meta.gpu.find(model) != std::string::npos) continue;
+    trace.side.meta.gpu += (trace.side.meta.gpu.empty() ? "" : ", ") + model;
   }
   files.output.clear();  // refused already
   ASSIGN_OR_RETURN(KernelsResult kernels, RunKernels(files));

@@ -28,6 +28,7 @@ struct TraceRun {
   Policy policy;
   std::optional<StepsReport> steps;   ///< when the run was cut into steps
   std::vector<ResolvedInput> inputs;  ///< the trace files (not the step ranges)
+  std::vector<std::string> devices;   ///< as the input checks saw them (RunContext::devices)
   std::vector<std::string> warnings;
 };
 

@@ -108,6 +108,7 @@ class GpuPrefix : public TraceSink {
   }
   std::vector<std::pair<int64_t, int64_t>>& keys() { return keys_; }
   int64_t devices() const { return static_cast<int64_t>(devices_.size()); }
+  const std::vector<std::string>& device_names() const { return devices_; }
   int64_t processes() const { return static_cast<int64_t>(processes_.size()); }
 
  private:
@@ -238,6 +239,7 @@ Result<InputCheckReport> CheckInputs(const SummaryInputs& inputs,
                                 inputs.gpu.display_name + " (" + how + ")");
     }
   }
+  report.devices = gpu.device_names();
   std::string several = SeveralDevicesNote(inputs.gpu.display_name, gpu.devices(), gpu.processes());
   if (!several.empty()) report.warnings.push_back(std::move(several));
   for (auto [file, resolution] :
