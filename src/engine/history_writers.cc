@@ -33,7 +33,8 @@ std::string Sparkline(const std::vector<double>& values, bool unicode) {
   auto [low, high] = std::minmax_element(values.begin(), values.end());
   std::string line;
   for (double v : values) {
-    int level = *high == *low ? 3 : static_cast<int>((v - *low) / (*high - *low) * 7.0 + 0.5);
+    int level =
+        *high == *low ? 3 : static_cast<int>(std::lround((v - *low) / (*high - *low) * 7.0));
     line += unicode ? kBlocks[level] : std::string(1, kAscii[level]);
   }
   return line;
