@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 
@@ -106,6 +107,25 @@ TEST(SinkContract, NoFinishWhenTheFileBreaksMidway) {
   EXPECT_FALSE(Read(trace.gpu_trace, sink).ok());
   EXPECT_GT(sink.rows, 0);      // the rows before the bad one were delivered...
   EXPECT_EQ(sink.finishes, 0);  // ...and are not to be used
+}
+
+TEST(SinkContract, BytesInMemoryFinishOnceToo) {
+  synth::SynthResult trace = Synth(synth::SynthFormat::kCsv, "bytes");
+  std::ifstream file(trace.gpu_trace, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  TraceInput input;
+  input.display_name = "gpu.csv";
+  input.kind = InputKind::kNsysGpuTraceCsv;
+  input.bytes = bytes;
+  ContractSink sink;
+  ASSERT_TRUE(ReadInput(input, sink).ok());
+  EXPECT_EQ(sink.rows, trace.gpu_rows);
+  EXPECT_EQ(sink.finishes, 1);
+
+  ContractSink refused;
+  refused.fail_at_batch = 1;
+  EXPECT_FALSE(ReadInput(input, refused).ok());
+  EXPECT_EQ(refused.finishes, 0);
 }
 
 TEST(SinkContract, SqliteHalvesReadApartFinishOnceEach) {

@@ -23,6 +23,9 @@ struct InputCheckReport {
   std::vector<std::string> warnings;  ///< one line each, without the "stepstat: " prefix
   int64_t launch_rows_checked = 0;
   int64_t launch_rows_matched = 0;
+  /// The devices of the checked GPU rows, as the trace names them ("NVIDIA GB10 (0)"), in
+  /// order of appearance (CSV inputs; empty for the others).
+  std::vector<std::string> devices;
 };
 
 /// An error when under half of the checked launch rows match a kernel of the GPU trace

@@ -56,6 +56,10 @@ bool StdoutIsTerminal();
 /// output is one, else 0: no limit (a table written to a file keeps every column).
 size_t StdoutColumns();
 
+/// Whether text output may use ANSI colors: standard output is a terminal, NO_COLOR
+/// (no-color.org) is unset or empty, and TERM is not "dumb".
+bool StdoutAllowsColor();
+
 /// Whether text output may use Unicode block characters: the locale (LC_ALL, LC_CTYPE,
 /// LANG, first one set) names UTF-8, NO_COLOR is unset and TERM is not "dumb".
 bool TerminalAllowsUnicode();

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -37,11 +38,28 @@ struct ReadReport {
   int64_t time_resolution_ns = 0;
 };
 
+/// One input: where it is (a file, or bytes in memory), how messages and `source_*` fields
+/// name it, what it holds.
+struct TraceInput {
+  std::filesystem::path path;  ///< unused when `bytes` is set
+  std::string display_name;
+  InputKind kind = InputKind::kNsysGpuTraceCsv;
+  /// The input's content when it is in memory rather than in a file: plain or compressed
+  /// CSV and JSON. Not for SQLite exports or .nsys-rep (SQLite and nsys open files by path).
+  /// The bytes must outlive every use of this TraceInput (and of copies of it).
+  std::optional<std::string_view> bytes = std::nullopt;
+};
+
 /// Sniffs the first bytes of `path`. `display_name` is how messages name the file.
 Result<InputKind> DetectInputKind(const std::filesystem::path& path, std::string_view display_name);
+/// The same for bytes in memory (plain or compressed).
+Result<InputKind> DetectInputKindOfBytes(std::string_view bytes, std::string_view display_name);
 
 /// Reads a whole file of a known kind into `sink`. Errors carry "<display_name>:<line>: ".
 Result<ReadReport> ReadInput(const std::filesystem::path& path, std::string_view display_name,
                              InputKind kind, TraceSink& sink);
+/// The same for an input that may be in memory; an SQLite export or .nsys-rep in memory is
+/// refused, saying to pass its path.
+Result<ReadReport> ReadInput(const TraceInput& input, TraceSink& sink);
 
 }  // namespace stepstat

@@ -11,6 +11,7 @@
 
 #include "stepstat/details.h"
 #include "stepstat/policy.h"
+#include "stepstat/policy_coverage.h"
 #include "stepstat/step_stats.h"
 
 namespace stepstat {
@@ -68,5 +69,23 @@ inline constexpr std::string_view kClassifySchema = "stepstat.classify/1";
 std::string PoliciesToTable(const std::vector<Policy>& policies, const TextStyle& style);
 std::string PoliciesToMarkdown(const std::vector<Policy>& policies);
 std::string PoliciesToJson(const std::vector<Policy>& policies);
+
+/// What `policies --check` prints: each built-in policy's coverage of one trace.
+struct PolicyCoverageReport {
+  std::string source;
+  int64_t distinct_names = 0;
+  std::vector<PolicyCoverage> policies;  ///< every one over the same kernel time
+};
+
+/// The policy that classifies the most kernel time (the first of equals); "" without policies.
+/// Not necessarily the fittest: generic components (elementwise, memory_copy) cover much.
+std::string MostClassifyingPolicy(const PolicyCoverageReport& report);
+
+std::string PolicyCoverageToTable(const PolicyCoverageReport& report, const TextStyle& style);
+std::string PolicyCoverageToMarkdown(const PolicyCoverageReport& report);
+/// JSON with "schema": kPolicyCoverageSchema.
+std::string PolicyCoverageToJson(const PolicyCoverageReport& report);
+
+inline constexpr std::string_view kPolicyCoverageSchema = "stepstat.policy-coverage/1";
 
 }  // namespace stepstat

@@ -57,13 +57,6 @@ struct StepStats {
 
 namespace stepstat {
 
-/// One input file: where it is, how messages and `source_*` fields name it, what it holds.
-struct TraceInput {
-  std::filesystem::path path;
-  std::string display_name;
-  InputKind kind = InputKind::kNsysGpuTraceCsv;
-};
-
 /// The files behind one summary: the GPU operations and, optionally, a separate launch
 /// source (kern-exec or api trace). SQLite and Kineto files hold both on their own.
 struct SummaryInputs {

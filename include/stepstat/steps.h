@@ -184,18 +184,6 @@ struct StepsReport {
 Result<StepsReport> AnalyzeSteps(const StepsInputs& inputs, const Policy& policy,
                                  const StepsOptions& options);
 
-/// Reads one step of the run again, as AnalyzeSteps attributed it: the launch calls, then the
-/// GPU operations that belong to it, into `sink` (what a capture cut by hand around that step
-/// would hold), then finishes the sink once (TraceSink's contract). Returns what each input
-/// file held.
-using StepReplay = std::function<Result<std::vector<InputDetails>>(size_t step, TraceSink& sink)>;
-/// Called with the finished report and a replay valid during the call.
-using StepsConsumer = std::function<Status(const StepsReport& report, const StepReplay& replay)>;
-
-/// AnalyzeSteps, then `then(report, replay)`; an error from `then` fails the call.
-Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& policy,
-                                     const StepsOptions& options, const StepsConsumer& then);
-
 /// The reference summary of one step, as `summarize` would print it for a hand-cut trace.
 StepStats StepStatsOf(const StepsReport& report, const StepRecord& step, const Policy& policy);
 

@@ -8,7 +8,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "stepstat/status.h"
@@ -33,17 +32,11 @@ class StringPool {
   size_t size() const { return views_.size(); }
 
  private:
-  std::string_view Store(std::string_view text);
-
+  // The index and the blocks behind the views live in string_pool.cc; the views stay here
+  // so that Get, called per row, is inline.
+  struct Storage;
   std::vector<std::string_view> views_;
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const noexcept;
-  };
-  std::unordered_map<std::string_view, NameId, Hash, std::equal_to<>> ids_;
-  std::vector<std::unique_ptr<char[]>> blocks_;
-  size_t block_used_ = 0;
-  size_t block_size_ = 0;
+  std::unique_ptr<Storage> storage_;
 };
 
 enum class OpKind : uint8_t { kKernel, kMemcpy, kMemset };

@@ -1,6 +1,8 @@
-// OpenByteSource: sniff the magic bytes, then pick a decoder, a mapped window or a buffer.
+// OpenByteSource / OpenMemoryByteSource: sniff the magic bytes, then pick a decoder, a
+// buffer or (bytes already in memory) a view of them.
 #include "io/byte_source.h"
 
+#include <algorithm>
 #include <string>
 
 #include "io/sources.h"
@@ -26,13 +28,29 @@ Result<std::string> ReadFront(InputStream& stream, size_t n) {
   return front;
 }
 
-}  // namespace
+// Bytes in memory as a stream, for the decoders (which read streams).
+class MemoryStream final : public InputStream {
+ public:
+  explicit MemoryStream(std::string_view bytes) : rest_(bytes) {}
+  Result<size_t> Read(char* dest, size_t capacity) override {
+    size_t n = std::min(capacity, rest_.size());
+    rest_.copy(dest, n);
+    rest_.remove_prefix(n);
+    return n;
+  }
 
-Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::filesystem::path& path,
-                                                   std::string_view display_name) {
-  ASSIGN_OR_RETURN(std::unique_ptr<InputStream> stream, OpenFileStream(path, display_name));
-  // Read the magic through the stream so pipes work too; it is put back in front after.
-  ASSIGN_OR_RETURN(std::string magic, ReadFront(*stream, 4));
+ private:
+  std::string_view rest_;
+};
+
+bool NeedsDecoding(std::string_view magic) {
+  return StartsWith(magic, "\x1f\x8b") || StartsWith(magic, "\x28\xb5\x2f\xfd") ||
+         StartsWith(magic, "\xff\xfe") || StartsWith(magic, "\xfe\xff");
+}
+
+// `magic` (the first bytes, already read) followed by the rest of `stream`, decoded.
+std::unique_ptr<ByteSource> DecodedSource(std::string magic, std::unique_ptr<InputStream> stream,
+                                          std::string_view display_name) {
   // Any of them may hold UTF-16 text: what Windows PowerShell's `>` writes (then perhaps
   // compressed). It is transcoded so that every reader sees the UTF-8 text nsys writes.
   if (StartsWith(magic, "\x1f\x8b")) {
@@ -57,6 +75,25 @@ Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::filesystem::path& 
   // kernel's copy, and resident memory stays at the buffer size. OpenMappedFile remains for
   // callers that want random access to a window.
   return BufferedSource(PrefixedStream(std::move(magic), std::move(stream)), kReadBufferBytes);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::filesystem::path& path,
+                                                   std::string_view display_name) {
+  ASSIGN_OR_RETURN(std::unique_ptr<InputStream> stream, OpenFileStream(path, display_name));
+  // Read the magic through the stream so pipes work too; it is put back in front after.
+  ASSIGN_OR_RETURN(std::string magic, ReadFront(*stream, 4));
+  return DecodedSource(std::move(magic), std::move(stream), display_name);
+}
+
+Result<std::unique_ptr<ByteSource>> OpenMemoryByteSource(std::string_view bytes,
+                                                         std::string_view display_name) {
+  // Plain text is viewed where it is: no copy, whatever its size.
+  if (!NeedsDecoding(bytes.substr(0, 4))) return MemoryByteSource(bytes);
+  std::string_view magic = bytes.substr(0, 4);
+  return DecodedSource(std::string(magic),
+                       std::make_unique<MemoryStream>(bytes.substr(magic.size())), display_name);
 }
 
 }  // namespace stepstat

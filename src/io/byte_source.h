@@ -35,7 +35,14 @@ class ByteSource {
 Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::filesystem::path& path,
                                                    std::string_view display_name);
 
-/// A source over bytes already in memory (tests, fuzzers). The bytes must outlive it.
+/// OpenByteSource for bytes already in memory (a face handed them over): compressed or
+/// UTF-16 bytes are decoded as a stream, plain ones are viewed in place. The bytes must
+/// outlive the source.
+Result<std::unique_ptr<ByteSource>> OpenMemoryByteSource(std::string_view bytes,
+                                                         std::string_view display_name);
+
+/// A source over bytes already in memory, as they are (tests, fuzzers). The bytes must
+/// outlive it.
 std::unique_ptr<ByteSource> MemoryByteSource(std::string_view bytes);
 
 }  // namespace stepstat

@@ -73,6 +73,23 @@ size_t StdoutColumns() {
 
 #endif
 
+bool StdoutAllowsColor() {
+  if (Env("NO_COLOR") != nullptr || !StdoutIsTerminal()) return false;
+  const char* term = Env("TERM");
+  if (term != nullptr && std::string(term) == "dumb") return false;
+#if defined(_WIN32)
+  // A Windows console shows ANSI colour codes only with virtual terminal processing on
+  // (Windows 10 and later; Windows Terminal has it on): turn it on, else no colour.
+  HANDLE out = GetStdHandle(STD_OUTPUT_HANDLE);
+  DWORD mode = 0;
+  return GetConsoleMode(out, &mode) &&
+         ((mode & ENABLE_VIRTUAL_TERMINAL_PROCESSING) != 0 ||
+          SetConsoleMode(out, mode | ENABLE_VIRTUAL_TERMINAL_PROCESSING));
+#else
+  return true;
+#endif
+}
+
 bool TerminalAllowsUnicode() {
   if (Env("NO_COLOR") != nullptr) return false;
   if (const char* term = Env("TERM"); term != nullptr && std::string(term) == "dumb") return false;

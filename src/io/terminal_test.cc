@@ -39,6 +39,15 @@ TEST(TerminalAllowsUnicode, FollowsLocaleNoColorAndDumbTerminals) {
   EXPECT_FALSE(TerminalAllowsUnicode());
 }
 
+TEST(StdoutAllowsColor, NoColorAndDumbTerminalsAndPipesTurnItOff) {
+  Environment("C.UTF-8", nullptr, "1", "xterm");
+  EXPECT_FALSE(StdoutAllowsColor());
+  Environment("C.UTF-8", nullptr, nullptr, "dumb");
+  EXPECT_FALSE(StdoutAllowsColor());
+  Environment("C.UTF-8", nullptr, nullptr, "xterm");
+  EXPECT_EQ(StdoutAllowsColor(), StdoutIsTerminal());  // under ctest a pipe: no color
+}
+
 TEST(StdoutColumns, ColumnsWinsAndNonsenseIsIgnored) {
   testing_support::SetEnv("COLUMNS", "80");
   EXPECT_EQ(StdoutColumns(), 80u);

@@ -1,7 +1,10 @@
 // The built-in `llm-inference` policy against real LLM kernel names: nsys kernel summaries of
-// DeepSeek-OCR on an RTX 5090 (PyTorch) and Qwen3.5 on an RTX A6000 (kiln, on candle).
+// DeepSeek-OCR on an RTX 5090 (PyTorch) and Qwen3.5 on an RTX A6000 (kiln, on candle), and the
+// labeled names of llama.cpp, vLLM, SGLang, FlashInfer, TensorRT-LLM and NCCL kernels in
+// tests/fixtures/policy/llm-kernels.tsv.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -90,8 +93,9 @@ class LlmInferencePolicy : public testing::Test {
 TEST_F(LlmInferencePolicy, HasTheAgreedComponents) {
   std::vector<std::string> names;
   for (const ComponentRule& rule : policy_.components) names.push_back(rule.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"attention", "gemm", "moe", "norm", "activation",
-                                             "communication", "memory_copy"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"communication", "moe", "sampling", "rope",
+                                             "attention", "gemm", "quantization", "norm",
+                                             "activation", "memory_copy", "elementwise"}));
 }
 
 // Every real name holding `marker` lands in `component` (and there is at least one).
@@ -131,11 +135,17 @@ TEST_F(LlmInferencePolicy, NotableRealKernelsLandWhereTheyBelong) {
       {"nchwToNhwcKernel", "memory_copy"},
       {"FillFunctor<", "memory_copy"},
       {"indexSelectSmallIndex", "memory_copy"},
-      {"kiln_conv1d_prefill_k4_kernel", "other"},  // "prefill" is not a fill
-      {"gatherTopK", "other"},                     // torch.topk selects, it does not copy
-      {"CUDAFunctor_add<", "other"},               // residual adds: plain arithmetic
-      {"bmul_f32", "other"},
-      {"arange_cuda_out", "other"},
+      // The gated delta net's short convolution; and "prefill" is not a fill.
+      {"kiln_conv1d_prefill_k4_kernel", "attention"},
+      {"gatherTopK", "sampling"},  // torch.topk selects, it does not copy
+      {"fast_argmax_f32", "sampling"},
+      {"bitonicSortKVInPlace", "sampling"},
+      {"CUDAFunctor_add<", "elementwise"},  // residual adds
+      {"bmul_f32", "elementwise"},          // candle's binary and unary kernels
+      {"uneg_f32", "elementwise"},
+      {"affine_f32", "elementwise"},
+      {"is_u32_bf16", "memory_copy"},  // candle's index_select
+      {"arange_cuda_out", "elementwise"},
   };
   for (const auto& [marker, component] : expectations) {
     int found = 0;
@@ -176,7 +186,7 @@ TEST_F(LlmInferencePolicy, MoeCommunicationAndLookalikes) {
        "attention"},
       {"void flashinfer::sampling::TopKTopPSamplingFromProbKernel<1024u, "
        "(cub::BlockScanAlgorithm)2, (cub::BlockReduceAlgorithm)2, 1u, false, int>(...)",
-       "other"},
+       "sampling"},
       {"small_reduce_kernel", "other"},  // "all_reduce" inside a word is no collective
   };
   for (const auto& [kernel, component] : cases) {
@@ -184,8 +194,7 @@ TEST_F(LlmInferencePolicy, MoeCommunicationAndLookalikes) {
   }
 }
 
-// What stays in `other` is plain elementwise arithmetic (residual adds, scaling multiplies),
-// sorts and sampling: no component of the policy describes those.
+// Issue 18's bar: under 5 % of each real LLM trace's kernel time is left in `other`.
 TEST_F(LlmInferencePolicy, LittleTimeIsLeftInOther) {
   int files = 0;
   for (const std::string& file : kRealFiles) {
@@ -198,9 +207,97 @@ TEST_F(LlmInferencePolicy, LittleTimeIsLeftInOther) {
       if (ComponentOf(row.name) == "other") other += row.ns;
     }
     ASSERT_GT(total, 0) << file;
-    EXPECT_LT(other / total, 0.20) << file << ": " << 100 * other / total << " % in other";
+    EXPECT_LT(other / total, 0.05) << file << ": " << 100 * other / total << " % in other";
   }
   if (files == 0) GTEST_SKIP() << "real LLM kernel summaries not found under " STEPSTAT_SHARED_DIR;
+}
+
+struct LabeledKernel {
+  int line;
+  std::string component;
+  std::string name;
+  std::string source;
+};
+
+/// Rows of a `component<TAB>kernel_name<TAB>source` file; `#` lines and the header are skipped.
+std::vector<LabeledKernel> ReadLabeled(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<LabeledKernel> rows;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.empty() || line[0] == '#' || line.rfind("component\t", 0) == 0) continue;
+    std::vector<std::string> fields(1);
+    for (char c : line) {
+      if (c == '\t') {
+        fields.emplace_back();
+      } else {
+        fields.back() += c;
+      }
+    }
+    rows.push_back({number, fields[0], fields.size() > 1 ? fields[1] : "",
+                    fields.size() > 2 ? fields[2] : ""});
+  }
+  return rows;
+}
+
+// Every labeled name from public code (llama.cpp, vLLM, SGLang, FlashInfer, TensorRT-LLM,
+// FlashAttention, FlashMLA, Marlin, NCCL) lands in its component, and each row says its source.
+TEST_F(LlmInferencePolicy, LabeledPublicKernelNames) {
+  const std::string path = STEPSTAT_SOURCE_DIR "/tests/fixtures/policy/llm-kernels.tsv";
+  std::vector<LabeledKernel> rows = ReadLabeled(path);
+  ASSERT_GE(rows.size(), 60u) << path;
+  std::vector<std::string> components;
+  for (const LabeledKernel& row : rows) {
+    EXPECT_FALSE(row.source.empty()) << path << ":" << row.line << ": no source";
+    EXPECT_EQ(ComponentOf(row.name), row.component) << path << ":" << row.line << ": " << row.name;
+    components.push_back(row.component);
+  }
+  for (const ComponentRule& rule : policy_.components) {
+    EXPECT_NE(std::find(components.begin(), components.end(), rule.name), components.end())
+        << "no labeled kernel for " << rule.name;
+  }
+}
+
+// Issue 18: `flash` matched inside a `flashinfer::` type in a quantize kernel's arguments and
+// sent it to attention; a namespace or type named in the arguments says nothing of the kernel.
+TEST_F(LlmInferencePolicy, ArgumentsDoNotNameTheKernel) {
+  EXPECT_EQ(ComponentOf("void tensorrt_llm::kernels::quantize_with_block_size<(tensorrt_llm::"
+                        "BlockScaleQuantizationType)0, __nv_bfloat16, (int)16, (bool)0>(int, int, "
+                        "int, int, const T2 *, const float *, unsigned int *, unsigned int *, "
+                        "flashinfer::QuantizationSFLayout)"),
+            "quantization");
+  // SageAttention's mainloop takes (QuantGranularity) template values: still attention.
+  EXPECT_EQ(
+      ComponentOf("void qk_int_sv_f8_attn_kernel<128u, 64u, 32u, 64u, 128u, (DataType)1, "
+                  "(QuantGranularity)2, (QuantGranularity)2, float, true, __nv_bfloat16>(...)"),
+      "attention");
+  // FlashInfer's namespace holds more than attention.
+  EXPECT_EQ(ComponentOf("void flashinfer::norm::RMSNormKernel<8u, __nv_bfloat16>(...)"), "norm");
+  EXPECT_EQ(ComponentOf("void flashinfer::activation::act_and_mul_kernel<__nv_bfloat16, "
+                        "&silu>(__nv_bfloat16*, __nv_bfloat16 const*, int)"),
+            "activation");
+  // The anonymous namespace as either tool spells it does not hide the kernel's own name.
+  EXPECT_EQ(ComponentOf("void (anonymous namespace)::quantize_kernel<float>(float const*)"),
+            "quantization");
+  EXPECT_EQ(ComponentOf("void <unnamed>::quantize_kernel<float>(const float *)"), "quantization");
+}
+
+// Issue 18: llama.cpp's matmuls are mul_mat_*, which `matmul` never matched.
+TEST_F(LlmInferencePolicy, LlamaCppMatmulsAreGemms) {
+  EXPECT_EQ(ComponentOf("void mul_mat_q<(ggml_type)12, (int)128, (bool)0>(...)"), "gemm");
+  EXPECT_EQ(ComponentOf("void mul_mat_vec_q<(ggml_type)12, (int)1, (bool)0>(...)"), "gemm");
+  EXPECT_EQ(ComponentOf("void quantize_mmq_q8_1<(mmq_q8_1_ds_layout)1>(...)"), "quantization");
+}
+
+// Issue 18: expert GEMMs went to `gemm` while `moe` claimed them.
+TEST_F(LlmInferencePolicy, ExpertGemmsAreMoe) {
+  EXPECT_EQ(ComponentOf("void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<"
+                        "cutlass::gemm::GroupProblemShape<cute::tuple<int, int, int>>, ...>>(...)"),
+            "moe");
+  EXPECT_EQ(ComponentOf("bmm_E4m3_E4m3E4m3_Fp32_t128x8x128u2_s8_et64x8_m64x8x32_cga1x1x1_16dp256b_"
+                        "TN_transOut_noShflA_dsFp8_schedS_bN_ldgsts_clmp_dynBatch_sm100a"),
+            "moe");
+  EXPECT_EQ(ComponentOf("void marlin_moe_wna16::Marlin<__nv_bfloat16, 4>(...)"), "moe");
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// DetectInputKind: what a file is, from its first bytes (decompressed when .gz/.zst).
+// DetectInputKind: what a file (or bytes in memory) is, from its first bytes (decompressed
+// when .gz/.zst).
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,22 +33,16 @@ bool LooksLikeJson(std::string_view bytes) {
   return i < bytes.size() && (bytes[i] == '{' || bytes[i] == ']');
 }
 
-}  // namespace
-
-Result<InputKind> DetectInputKind(const std::filesystem::path& path,
-                                  std::string_view display_name) {
-  // The one kind known by name: a .nsys-rep is readable only through nsys itself.
-  if (IsNsysRepPath(path)) return InputKind::kNsysRep;
-  ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenByteSource(path, display_name));
-  ASSIGN_OR_RETURN(std::string_view head, source->Next(0));
-  while (head.size() < 4096 && !source->exhausted()) {
-    ASSIGN_OR_RETURN(head, source->Next(0));
+Result<InputKind> DetectFromSource(ByteSource& source, std::string_view display_name) {
+  ASSIGN_OR_RETURN(std::string_view head, source.Next(0));
+  while (head.size() < 4096 && !source.exhausted()) {
+    ASSIGN_OR_RETURN(head, source.Next(0));
   }
   if (head.empty()) return ErrorAt(display_name, 0, "empty file");
   if (head.substr(0, kSqliteMagic.size()) == kSqliteMagic) return InputKind::kNsysSqlite;
   if (LooksLikeJson(head)) return InputKind::kKinetoJson;
 
-  CsvScanner scanner(*source, display_name);
+  CsvScanner scanner(source, display_name);
   std::optional<InputKind> kind;
   std::optional<std::string> summary;
   auto found = scanner.SkipLinesUntil([&kind, &summary](std::string_view line) {
@@ -62,6 +57,21 @@ Result<InputKind> DetectInputKind(const std::filesystem::path& path,
   return ErrorAt(display_name, 0,
                  "unknown format (expected an nsys cuda_gpu_trace, cuda_kern_exec_trace or "
                  "cuda_api_trace CSV, an nsys SQLite export or a PyTorch profiler JSON trace)");
+}
+
+}  // namespace
+
+Result<InputKind> DetectInputKind(const std::filesystem::path& path,
+                                  std::string_view display_name) {
+  // The one kind known by name: a .nsys-rep is readable only through nsys itself.
+  if (IsNsysRepPath(path)) return InputKind::kNsysRep;
+  ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenByteSource(path, display_name));
+  return DetectFromSource(*source, display_name);
+}
+
+Result<InputKind> DetectInputKindOfBytes(std::string_view bytes, std::string_view display_name) {
+  ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenMemoryByteSource(bytes, display_name));
+  return DetectFromSource(*source, display_name);
 }
 
 }  // namespace stepstat

@@ -1,9 +1,13 @@
 // INPUT arguments → the files of one summary. A file's kind comes from its content; a name
 // that is not a file is taken as an nsys output base, as `nsys stats --output <base>` writes.
+#include "readers/inputs.h"
+
 #include <filesystem>
 #include <system_error>
 
+#include "readers/input_source.h"
 #include "readers/nsys_csv_header.h"
+#include "readers/nsys_rep.h"
 #include "stepstat/platform.h"
 #include "stepstat/step_stats.h"
 
@@ -40,7 +44,7 @@ Result<TraceInput> Detected(const std::string& name) {
 
 }  // namespace
 
-Result<SummaryInputs> ResolveInputs(const std::vector<std::string>& args) {
+Result<std::vector<TraceInput>> ResolveInputFiles(const std::vector<std::string>& args) {
   std::vector<TraceInput> files;
   for (const std::string& arg : args) {
     if (IsFile(arg)) {
@@ -66,7 +70,20 @@ Result<SummaryInputs> ResolveInputs(const std::vector<std::string>& args) {
       files.push_back(std::move(launch_input));
     }
   }
+  return files;
+}
 
+Result<TraceInput> InMemoryInput(const std::string& name, std::string_view bytes) {
+  // Named by what it would be called on disk: a .nsys-rep is no format of its own bytes.
+  if (IsNsysRepPath(fs::path(name))) {
+    return ErrorAt(name, 0, NotReadableInMemory(InputKind::kNsysRep));
+  }
+  ASSIGN_OR_RETURN(InputKind kind, DetectInputKindOfBytes(bytes, name));
+  if (kind == InputKind::kNsysSqlite) return ErrorAt(name, 0, NotReadableInMemory(kind));
+  return TraceInput{fs::path(), name, kind, bytes};
+}
+
+Result<SummaryInputs> AssignInputRoles(std::vector<TraceInput> files, std::string_view first_name) {
   SummaryInputs inputs;
   std::optional<TraceInput> gpu;
   for (TraceInput& file : files) {
@@ -113,11 +130,16 @@ Result<SummaryInputs> ResolveInputs(const std::vector<std::string>& args) {
         "no GPU trace among the inputs (need a cuda_gpu_trace CSV, an nsys SQLite export or a "
         "PyTorch profiler trace)";
     // Messages are printed after "stepstat: ": with no file to name, name none.
-    if (args.empty()) return Status::Error(std::string(kNeed));
-    return ErrorAt(args.front(), 0, kNeed);
+    if (first_name.empty()) return Status::Error(std::string(kNeed));
+    return ErrorAt(first_name, 0, kNeed);
   }
   inputs.gpu = std::move(*gpu);
   return inputs;
+}
+
+Result<SummaryInputs> ResolveInputs(const std::vector<std::string>& args) {
+  ASSIGN_OR_RETURN(std::vector<TraceInput> files, ResolveInputFiles(args));
+  return AssignInputRoles(std::move(files), args.empty() ? std::string_view() : args.front());
 }
 
 }  // namespace stepstat

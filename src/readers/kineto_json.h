@@ -24,6 +24,11 @@ namespace stepstat {
 Result<ReadReport> ReadKinetoJson(const std::filesystem::path& path, std::string_view display_name,
                                   TraceSink& sink);
 
+/// The same for bytes in memory (plain or compressed), which are copied once: simdjson
+/// needs padding after the document.
+Result<ReadReport> ReadKinetoJsonBytes(std::string_view bytes, std::string_view display_name,
+                                       TraceSink& sink);
+
 /// Parses a whole Kineto JSON document. GPU ops reach `sink` sorted by start, then launch
 /// calls sorted by API start, then CPU ranges sorted by start, in batches. May grow `json`'s
 /// capacity for simdjson's padding; its contents stay as they are. GpuOp::line and LaunchCall::line

@@ -19,6 +19,21 @@ bool LooksCompressed(std::string_view bytes) {
   return bytes.starts_with("\x1f\x8b") || bytes.starts_with("\x28\xb5\x2f\xfd");
 }
 
+// The whole of `source` in one buffer (`size_hint`: its expected size, 0 unknown), parsed.
+Result<ReadReport> ParseWholeSource(ByteSource& source, size_t size_hint,
+                                    std::string_view display_name, TraceSink& sink) {
+  std::string json;
+  if (size_hint > 0) json.reserve(size_hint + simdjson::SIMDJSON_PADDING);
+  size_t consumed = 0;
+  for (;;) {
+    ASSIGN_OR_RETURN(std::string_view view, source.Next(consumed));
+    json.append(view);
+    consumed = view.size();
+    if (source.exhausted()) break;
+  }
+  return ParseKinetoJson(json, display_name, sink);
+}
+
 }  // namespace
 
 Result<ReadReport> ReadKinetoJson(const std::filesystem::path& path, std::string_view display_name,
@@ -30,18 +45,16 @@ Result<ReadReport> ReadKinetoJson(const std::filesystem::path& path, std::string
     return kineto::ParsePaddedJson(map.bytes(), map.readable_size(), display_name, sink);
   }
   ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenByteSource(path, display_name));
-  std::string json;
   std::error_code ec;
   uintmax_t file_size = std::filesystem::file_size(path, ec);
-  if (!ec) json.reserve(static_cast<size_t>(file_size) + simdjson::SIMDJSON_PADDING);
-  size_t consumed = 0;
-  for (;;) {
-    ASSIGN_OR_RETURN(std::string_view view, source->Next(consumed));
-    json.append(view);
-    consumed = view.size();
-    if (source->exhausted()) break;
-  }
-  return ParseKinetoJson(json, display_name, sink);
+  return ParseWholeSource(*source, ec ? 0 : static_cast<size_t>(file_size), display_name, sink);
+}
+
+Result<ReadReport> ReadKinetoJsonBytes(std::string_view bytes, std::string_view display_name,
+                                       TraceSink& sink) {
+  // simdjson wants its padding after the document, which the caller's bytes lack: copied.
+  ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenMemoryByteSource(bytes, display_name));
+  return ParseWholeSource(*source, bytes.size(), display_name, sink);
 }
 
 }  // namespace stepstat

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "io/byte_source.h"
+#include "readers/input_source.h"
 #include "readers/kineto_json.h"
 #include "readers/nsys_csv_header.h"
 #include "readers/nsys_csv_nvtx.h"
@@ -31,6 +32,17 @@ std::string_view InputKindName(InputKind kind) {
 
 namespace {
 
+Result<ReadReport> ReadCsvKind(ByteSource& source, std::string_view display_name, InputKind kind,
+                               TraceSink& sink) {
+  switch (kind) {
+    case InputKind::kNsysGpuTraceCsv: return ReadNsysGpuTrace(source, display_name, sink);
+    case InputKind::kNsysKernExecTraceCsv: return ReadNsysKernExecTrace(source, display_name, sink);
+    case InputKind::kNsysApiTraceCsv: return ReadNsysApiTrace(source, display_name, sink);
+    case InputKind::kNsysNvtxTraceCsv: return ReadNsysNvtxTrace(source, display_name, sink);
+    default: return ErrorAt(display_name, 0, "unsupported input kind");
+  }
+}
+
 Result<ReadReport> ReadKind(const std::filesystem::path& path, std::string_view display_name,
                             InputKind kind, TraceSink& sink) {
   switch (kind) {
@@ -42,25 +54,61 @@ Result<ReadReport> ReadKind(const std::filesystem::path& path, std::string_view 
     default: break;
   }
   ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenByteSource(path, display_name));
+  return ReadCsvKind(*source, display_name, kind, sink);
+}
+
+Result<ReadReport> ReadKindOfBytes(std::string_view bytes, std::string_view display_name,
+                                   InputKind kind, TraceSink& sink) {
   switch (kind) {
-    case InputKind::kNsysGpuTraceCsv: return ReadNsysGpuTrace(*source, display_name, sink);
-    case InputKind::kNsysKernExecTraceCsv:
-      return ReadNsysKernExecTrace(*source, display_name, sink);
-    case InputKind::kNsysApiTraceCsv: return ReadNsysApiTrace(*source, display_name, sink);
-    case InputKind::kNsysNvtxTraceCsv: return ReadNsysNvtxTrace(*source, display_name, sink);
-    default: return ErrorAt(display_name, 0, "unsupported input kind");
+    case InputKind::kNsysSqlite:
+    case InputKind::kNsysRep: return ErrorAt(display_name, 0, NotReadableInMemory(kind));
+    case InputKind::kKinetoJson: return ReadKinetoJsonBytes(bytes, display_name, sink);
+    case InputKind::kNsysGpuKernSumCsv:
+      return ErrorAt(display_name, 0, SummaryIsNotATrace(NsysReportName(kind)));
+    default: break;
   }
+  ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenMemoryByteSource(bytes, display_name));
+  return ReadCsvKind(*source, display_name, kind, sink);
+}
+
+}  // namespace
+
+std::string NotReadableInMemory(InputKind kind) {
+  return std::string("an ") + std::string(InputKindName(kind)) +
+         " is read from a file (SQLite and nsys open files, not bytes): pass its path";
+}
+
+Result<std::unique_ptr<ByteSource>> OpenInputSource(const TraceInput& input) {
+  if (input.bytes) return OpenMemoryByteSource(*input.bytes, input.display_name);
+  return OpenByteSource(input.path, input.display_name);
+}
+
+namespace {
+
+// One whole read into `sink`, its timestamps' resolution measured on the way; the sink is
+// finished only after the whole read succeeded (TraceSink's contract).
+template <typename ReadInto>
+Result<ReadReport> MeasuredRead(TraceSink& sink, const ReadInto& read_into) {
+  ResolutionSink measured(sink);
+  ASSIGN_OR_RETURN(ReadReport report, read_into(measured));
+  report.time_resolution_ns = measured.resolution_ns();
+  RETURN_IF_ERROR(measured.OnFinish());
+  return report;
 }
 
 }  // namespace
 
 Result<ReadReport> ReadInput(const std::filesystem::path& path, std::string_view display_name,
                              InputKind kind, TraceSink& sink) {
-  ResolutionSink measured(sink);
-  ASSIGN_OR_RETURN(ReadReport report, ReadKind(path, display_name, kind, measured));
-  report.time_resolution_ns = measured.resolution_ns();
-  RETURN_IF_ERROR(measured.OnFinish());  // TraceSink's contract: only after a whole read
-  return report;
+  return MeasuredRead(
+      sink, [&](TraceSink& measured) { return ReadKind(path, display_name, kind, measured); });
+}
+
+Result<ReadReport> ReadInput(const TraceInput& input, TraceSink& sink) {
+  if (!input.bytes) return ReadInput(input.path, input.display_name, input.kind, sink);
+  return MeasuredRead(sink, [&](TraceSink& measured) {
+    return ReadKindOfBytes(*input.bytes, input.display_name, input.kind, measured);
+  });
 }
 
 }  // namespace stepstat

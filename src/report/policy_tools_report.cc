@@ -177,4 +177,81 @@ std::string PoliciesToJson(const std::vector<Policy>& policies) {
   return std::move(j).Take() + "\n";
 }
 
+std::string MostClassifyingPolicy(const PolicyCoverageReport& r) {
+  const PolicyCoverage* best = nullptr;
+  for (const PolicyCoverage& c : r.policies) {
+    if (best == nullptr || c.classified_time_ns > best->classified_time_ns) best = &c;
+  }
+  return best == nullptr ? "" : best->policy;
+}
+
+namespace {
+
+int64_t KernelTime(const PolicyCoverageReport& r) {
+  return r.policies.empty() ? 0 : r.policies.front().kernel_time_ns;
+}
+
+std::string CoverageScope(const PolicyCoverageReport& r) {
+  return std::to_string(r.distinct_names) + " distinct kernel names, " + FormatMs(KernelTime(r)) +
+         " ms of summed kernel time";
+}
+
+}  // namespace
+
+std::string PolicyCoverageToTable(const PolicyCoverageReport& r, const TextStyle& style) {
+  std::string out = "GPU trace: " + EscapeForTerminal(r.source) + "\n" + CoverageScope(r) +
+                    "; the share each built-in policy classifies (outside `other`)\n\n";
+  const std::string most = MostClassifyingPolicy(r);
+  TextTable t;
+  t.Column("policy", TextTable::kLeft)
+      .Column("classified %", TextTable::kRight)
+      .Column("other %", TextTable::kRight)
+      .Column("names in other", TextTable::kRight)
+      .Column("", TextTable::kLeft);
+  for (const PolicyCoverage& c : r.policies) {
+    t.Row({DisplayName(c.policy, 40, style), FormatPercent(c.classified_percent_of_kernel_time),
+           FormatPercent(c.other_percent_of_kernel_time), FormatCount(c.other_names),
+           c.policy == most ? "most" : ""});
+  }
+  return out + t.Render(2, style);
+}
+
+std::string PolicyCoverageToMarkdown(const PolicyCoverageReport& r) {
+  std::string out = "### Built-in policies on " + EscapeForMarkdown(r.source) + "\n\n" +
+                    EscapeForMarkdown(CoverageScope(r)) + ".\n\n";
+  out += "| policy | classified % | other % | names in other |\n| --- | ---: | ---: | ---: |\n";
+  const std::string most = MostClassifyingPolicy(r);
+  for (const PolicyCoverage& c : r.policies) {
+    out += "| " + EscapeForMarkdown(c.policy) + (c.policy == most ? " (most)" : "") + " | " +
+           FormatPercent(c.classified_percent_of_kernel_time) + " | " +
+           FormatPercent(c.other_percent_of_kernel_time) + " | " + FormatCount(c.other_names) +
+           " |\n";
+  }
+  return out;
+}
+
+std::string PolicyCoverageToJson(const PolicyCoverageReport& r) {
+  JsonWriter j;
+  j.BeginObject()
+      .Field("schema", kPolicyCoverageSchema)
+      .Field("source_gpu_trace", r.source)
+      .Field("kernel_time_ns", KernelTime(r))
+      .Field("distinct_kernel_names", r.distinct_names)
+      .Field("most_classified_policy", MostClassifyingPolicy(r))
+      .Key("policies")
+      .BeginArray();
+  for (const PolicyCoverage& c : r.policies) {
+    j.BeginObject()
+        .Field("policy", c.policy)
+        .Field("classified_time_ns", c.classified_time_ns)
+        .Field("classified_percent_of_kernel_time", c.classified_percent_of_kernel_time)
+        .Field("other_time_ns", c.kernel_time_ns - c.classified_time_ns)
+        .Field("other_percent_of_kernel_time", c.other_percent_of_kernel_time)
+        .Field("other_names", c.other_names)
+        .EndObject();
+  }
+  j.EndArray().EndObject();
+  return std::move(j).Take() + "\n";
+}
+
 }  // namespace stepstat

@@ -96,13 +96,14 @@ RunResult Summarize(const ScratchDir& dir, const std::vector<std::string>& args)
 
 std::string CheckOutcome(const RunResult& run) {
   if (run.exit_code == 0) {
-    // A success may warn (several GPUs, coarse timestamps): whole lines of its own kind,
-    // clean of the file's bytes like any message.
+    // A success may warn (several GPUs, coarse timestamps) or hint at a better-fitting
+    // built-in policy: whole lines of their own kind, clean of the file's bytes like any message.
     for (size_t at = 0; at < run.err.size();) {
       size_t end = run.err.find('\n', at);
       std::string_view line(run.err.data() + at,
                             (end == std::string::npos ? run.err.size() : end) - at);
-      if (end == std::string::npos || !line.starts_with("stepstat: warning: ")) {
+      if (end == std::string::npos ||
+          !(line.starts_with("stepstat: warning: ") || line.starts_with("stepstat: hint: "))) {
         return "exit 0 but stderr: " + Visible(run.err);
       }
       if (std::string problem = CheckMessageLine(line); !problem.empty()) return problem;

@@ -77,6 +77,8 @@ int Run(int argc, char** argv) {
   AddSynthCommand(app, action);
   AddClassifyCommand(app, action);
   AddPoliciesCommand(app, action);
+  AddDiffCommand(app, action);
+  AddHistoryCommands(app, action);
 
   // CLI11 takes an unknown first word for a stray positional and says only "A subcommand is
   // required"; name the word and the nearest command instead.

@@ -1,15 +1,13 @@
 // `stepstat classify`: every distinct kernel name with its component, for writing and
 // checking policies.
 #include <CLI/CLI.hpp>
-#include <filesystem>
 #include <memory>
 #include <string>
-#include <system_error>
 #include <vector>
 
 #include "command_support.h"
 #include "commands.h"
-#include "stepstat/details.h"
+#include "stepstat/engine.h"
 #include "stepstat/report.h"
 
 namespace stepstat::cli {
@@ -24,44 +22,16 @@ struct ClassifyOptions {
   bool unmatched = false;
 };
 
-// A cuda_gpu_kern_sum report, given on its own, holds all that classify needs; anything
-// else resolves as for summarize (which refuses a kern_sum, saying why).
-Result<SummaryInputs> ResolveClassifyInputs(const std::vector<std::string>& args) {
-  std::error_code ec;
-  if (args.size() == 1 && std::filesystem::is_regular_file(args.front(), ec)) {
-    ASSIGN_OR_RETURN(InputKind kind, DetectInputKind(args.front(), args.front()));
-    if (kind == InputKind::kNsysGpuKernSumCsv) {
-      SummaryInputs inputs;
-      inputs.gpu = TraceInput{args.front(), args.front(), kind};
-      return inputs;
-    }
-  }
-  return ResolveInputs(args);
-}
-
 int RunClassify(const ClassifyOptions& options) {
-  Result<Policy> policy = ChoosePolicy(options.policy);
-  if (!policy.ok()) return Fail(policy.status());
-  Result<SummaryInputs> inputs = ResolveClassifyInputs(options.inputs);
-  if (!inputs.ok()) return Fail(inputs.status());
-  Status refused = RefuseOutputOverInput(options.output, InputFiles(inputs.value()));
-  if (!refused.ok()) return Fail(refused);
-  Result<std::vector<KernelDetails>> kernels =
-      inputs->gpu.kind == InputKind::kNsysGpuKernSumCsv
-          ? ListKernelsOfSummary(inputs->gpu, policy.value())
-          : ListKernels(inputs.value(), policy.value());
-  if (!kernels.ok()) return Fail(kernels.status());
-
-  KernelListing listing;
-  listing.source = inputs->gpu.display_name;
-  listing.policy = policy->name;
-  listing.unmatched_only = options.unmatched;
-  listing.distinct_names = static_cast<int64_t>(kernels->size());
-  for (KernelDetails& k : kernels.value()) {
-    listing.kernel_time_ns += k.total_ns;
-    if (!options.unmatched || k.component == "other") listing.kernels.push_back(std::move(k));
-  }
-
+  RunOptions run;
+  run.inputs.assign(options.inputs.begin(), options.inputs.end());
+  run.policy = options.policy;
+  run.output = OutputToRefuse(options.output);
+  run.unmatched_only = options.unmatched;
+  Result<KernelsResult> result = RunKernels(run);
+  if (!result.ok()) return Fail(result.status());
+  PrintPolicyHint(result->context.policy_hint);
+  const KernelListing& listing = result->listing;
   std::string text;
   switch (ChooseFormat(options.format, options.output)) {
     case OutputFormat::kTable:

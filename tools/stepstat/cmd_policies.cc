@@ -6,6 +6,7 @@
 
 #include "command_support.h"
 #include "commands.h"
+#include "stepstat/engine.h"
 #include "stepstat/report.h"
 
 namespace stepstat::cli {
@@ -15,9 +16,36 @@ namespace {
 struct PoliciesOptions {
   std::string output = "-";
   std::string format;
+  std::vector<std::string> check;  // --check INPUT...: each built-in policy's coverage of it
 };
 
+int RunCheck(const PoliciesOptions& options) {
+  RunOptions run;  // the default policy: the names' times are all the coverage needs
+  run.inputs.assign(options.check.begin(), options.check.end());
+  run.output = OutputToRefuse(options.output);
+  Result<KernelsResult> kernels = RunKernels(run);
+  if (!kernels.ok()) return Fail(kernels.status());
+  PolicyCoverageReport report;
+  report.source = kernels->listing.source;
+  report.distinct_names = kernels->listing.distinct_names;
+  Result<std::vector<PolicyCoverage>> coverage =
+      CoverageOfBuiltinPolicies(kernels->listing.kernels);
+  if (!coverage.ok()) return Fail(coverage.status());
+  report.policies = std::move(coverage).value();
+  std::string text;
+  switch (ChooseFormat(options.format, options.output)) {
+    case OutputFormat::kTable:
+      text = PolicyCoverageToTable(report, StdoutTextStyle(options.output));
+      break;
+    case OutputFormat::kMarkdown: text = PolicyCoverageToMarkdown(report); break;
+    case OutputFormat::kCsv:  // not offered by --format
+    case OutputFormat::kJson: text = PolicyCoverageToJson(report); break;
+  }
+  return Emit(text, options.output);
+}
+
 int RunPolicies(const PoliciesOptions& options) {
+  if (!options.check.empty()) return RunCheck(options);
   std::vector<Policy> policies;
   for (std::string_view name : BuiltinPolicyNames()) {
     Result<Policy> policy = BuiltinPolicy(name);
@@ -42,11 +70,17 @@ void AddPoliciesCommand(CLI::App& app, Action& action) {
   auto options = std::make_shared<PoliciesOptions>();
   CLI::App* cmd = app.add_subcommand(
       "policies", "List the built-in classification policies and their components");
+  cmd->add_option("--check", options->check,
+                  "Trace files, an nsys output base or a cuda_gpu_kern_sum report (as for "
+                  "classify): the share of its kernel time each built-in policy classifies");
   cmd->add_option("-o,--output", options->output, "Write the result here ('-' for stdout)");
   cmd->add_option("--format", options->format,
                   "table, json or markdown (default: table on a terminal, json otherwise)")
       ->check(CLI::IsMember({"table", "json", "markdown"}));
-  cmd->footer("Example:\n  stepstat policies --format table");
+  cmd->footer(
+      "Examples:\n"
+      "  stepstat policies --format table\n"
+      "  stepstat policies --check run_cuda_gpu_kern_sum.csv   # which policy fits this trace");
   cmd->callback([options, &action] { action = [options] { return RunPolicies(*options); }; });
 }
 

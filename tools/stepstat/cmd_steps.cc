@@ -1,14 +1,13 @@
 // `stepstat steps`: per-step statistics across a whole run.
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "command_support.h"
 #include "commands.h"
-#include "stepstat/policy.h"
+#include "stepstat/engine.h"
 #include "stepstat/report.h"
 #include "stepstat/steps.h"
 
@@ -26,41 +25,34 @@ struct StepsCommandOptions {
   bool by_period = false;
 };
 
-int RunSteps(const StepsCommandOptions& options) {
-  Result<Policy> policy = ChoosePolicy(options.policy);
-  if (!policy.ok()) return Fail(policy.status());
-  Result<StepsInputs> inputs = ResolveStepsInputs(options.inputs);
-  if (!inputs.ok()) return Fail(inputs.status());
-  std::vector<std::filesystem::path> files = InputFiles(inputs->trace);
-  if (inputs->ranges) files.push_back(inputs->ranges->path);
-  if (Status refused = RefuseOutputOverInput(options.output, files); !refused.ok()) {
-    return Fail(refused);
-  }
-  Result<std::vector<std::string>> warnings = CheckInputWarnings(inputs->trace);
-  if (!warnings.ok()) return Fail(warnings.status());
-  StepsOptions steps_options;
-  steps_options.range_regex = options.steps_regex;
-  steps_options.warmup_tolerance = options.warmup_tolerance;
-  steps_options.by_period = options.by_period;
-  Result<StepsReport> report = AnalyzeSteps(inputs.value(), policy.value(), steps_options);
-  if (!report.ok()) return Fail(report.status());
-  PrintWarnings(warnings.value());
-  std::fprintf(stderr, "stepstat: note: %s\n", OneLineMessage(report->source_reason).c_str());
+int RunStepsCommand(const StepsCommandOptions& options) {
+  RunOptions run;
+  run.inputs.assign(options.inputs.begin(), options.inputs.end());
+  run.policy = options.policy;
+  run.output = OutputToRefuse(options.output);
+  run.steps.range_regex = options.steps_regex;
+  run.steps.warmup_tolerance = options.warmup_tolerance;
+  run.steps.by_period = options.by_period;
+  Result<StepsResult> result = RunSteps(run);
+  if (!result.ok()) return Fail(result.status());
+  PrintWarnings(result->context.warnings);
+  const StepsReport& report = result->report;
+  const Policy& policy = result->context.policy;
+  std::fprintf(stderr, "stepstat: note: %s\n", OneLineMessage(report.source_reason).c_str());
   switch (ChooseFormat(options.format, options.output)) {
     case OutputFormat::kCsv:  // not offered by --format
     case OutputFormat::kJson:
+      // Streamed: a long run's JSON (1.6 KB a step) need not sit in memory beside the steps.
       return EmitStreamed(
           [&](const std::function<void(std::string_view)>& write) {
-            WriteStepsJson(report.value(), policy.value(), write);
+            WriteStepsJson(report, policy, write);
           },
           options.output);
-    case OutputFormat::kMarkdown:
-      return Emit(StepsToMarkdown(report.value(), policy.value()), options.output);
+    case OutputFormat::kMarkdown: return Emit(StepsToMarkdown(report, policy), options.output);
     case OutputFormat::kTable: break;
   }
   TextStyle style = StdoutTextStyle(options.output);
-  return Emit(StepsToTable(report.value(), policy.value(), style.width, style.unicode),
-              options.output);
+  return Emit(StepsToTable(report, policy, style.width, style.unicode), options.output);
 }
 
 }  // namespace
@@ -95,7 +87,7 @@ void AddStepsCommand(CLI::App& app, Action& action) {
       "  stepstat steps run run_nvtx_pushpop_trace.csv --steps '^train_step$' --format json\n"
       "  stepstat steps rank0.json.gz                 # PyTorch ProfilerStep#N annotations\n"
       "  stepstat steps run                           # no annotations: the kernel period");
-  cmd->callback([options, &action] { action = [options] { return RunSteps(*options); }; });
+  cmd->callback([options, &action] { action = [options] { return RunStepsCommand(*options); }; });
 }
 
 }  // namespace stepstat::cli

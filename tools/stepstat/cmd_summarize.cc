@@ -1,17 +1,13 @@
+// `stepstat summarize`: the reference summary of a trace (or of one step of a run).
 #include <CLI/CLI.hpp>
-#include <filesystem>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "command_support.h"
 #include "commands.h"
-#include "stepstat/details.h"
-#include "stepstat/policy.h"
+#include "stepstat/engine.h"
 #include "stepstat/report.h"
-#include "stepstat/step_stats.h"
-#include "stepstat/steps.h"
 
 namespace stepstat::cli {
 
@@ -28,60 +24,36 @@ struct SummarizeOptions {
 };
 
 int RunSummarize(const SummarizeOptions& options) {
-  Result<Policy> policy = ChoosePolicy(options.policy);
-  if (!policy.ok()) return Fail(policy.status());
-  Details details;
-  // Tables for people show the union busy % beside the summed one; the union comes from
-  // the details pass, which is then run for them even without --details (JSON is the
-  // reference summary alone, byte for byte, so it does not pay for it).
   const OutputFormat format = ChooseFormat(options.format, options.output);
-  const bool want_details = options.details || format != OutputFormat::kJson;
-  Result<StepStats> stats = Status::Error("not run");
-  std::vector<std::string> warnings;
-  if (!options.step.empty()) {
-    Result<StepsInputs> inputs = ResolveStepsInputs(options.inputs);
-    if (!inputs.ok()) return Fail(inputs.status());
-    std::vector<std::filesystem::path> files = InputFiles(inputs->trace);
-    if (inputs->ranges) files.push_back(inputs->ranges->path);
-    if (Status refused = RefuseOutputOverInput(options.output, files); !refused.ok()) {
-      return Fail(refused);
-    }
-    Result<std::vector<std::string>> checked = CheckInputWarnings(inputs->trace);
-    if (!checked.ok()) return Fail(checked.status());
-    warnings = std::move(checked.value());
-    StepsOptions steps_options;
-    steps_options.range_regex = options.steps_regex;
-    stats = SummarizeStep(inputs.value(), policy.value(), steps_options, options.step,
-                          want_details ? &details : nullptr);
-  } else {
-    Result<SummaryInputs> inputs = ResolveInputs(options.inputs);
-    if (!inputs.ok()) return Fail(inputs.status());
-    Status refused = RefuseOutputOverInput(options.output, InputFiles(inputs.value()));
-    if (!refused.ok()) return Fail(refused);
-    Result<std::vector<std::string>> checked = CheckInputWarnings(inputs.value());
-    if (!checked.ok()) return Fail(checked.status());
-    warnings = std::move(checked.value());
-    stats = want_details ? SummarizeWithDetails(inputs.value(), policy.value(), details)
-                         : Summarize(inputs.value(), policy.value());
-  }
-  if (!stats.ok()) return Fail(stats.status());
-  PrintWarnings(warnings);
+  RunOptions run;
+  run.inputs.assign(options.inputs.begin(), options.inputs.end());
+  run.policy = options.policy;
+  run.output = OutputToRefuse(options.output);
+  run.details = options.details;
+  // Tables for people show the union busy % beside the summed one (JSON is the reference
+  // summary alone, byte for byte, so it does not pay for the pass that measures it).
+  run.union_busy = format != OutputFormat::kJson;
+  run.step = options.step;
+  run.steps.range_regex = options.steps_regex;
+  Result<SummaryResult> result = RunSummary(run);
+  if (!result.ok()) return Fail(result.status());
+  PrintWarnings(result->context.warnings);
+  PrintPolicyHint(result->context.policy_hint);
 
-  const Details* shown = options.details ? &details : nullptr;
-  const std::optional<double> union_busy =
-      want_details ? std::optional<double>(details.kernel_union_percent_of_span) : std::nullopt;
+  const StepStats& stats = result->stats;
+  const Details* shown = result->details ? &*result->details : nullptr;
   std::string text;
   switch (format) {
     case OutputFormat::kTable:
-      text = StepStatsToTable(stats.value(), shown, StdoutTextStyle(options.output), union_busy);
+      text = StepStatsToTable(stats, shown, StdoutTextStyle(options.output),
+                              result->union_busy_percent);
       break;
     case OutputFormat::kMarkdown:
-      text = StepStatsToMarkdown(stats.value(), shown, union_busy);
+      text = StepStatsToMarkdown(stats, shown, result->union_busy_percent);
       break;
     case OutputFormat::kCsv:  // not offered by --format
     case OutputFormat::kJson:
-      text = shown ? StepStatsWithDetailsToJson(stats.value(), details)
-                   : StepStatsToJson(stats.value());
+      text = shown ? StepStatsWithDetailsToJson(stats, *shown) : StepStatsToJson(stats);
       break;
   }
   return Emit(text, options.output);

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "stepstat/input_checks.h"
 #include "stepstat/output.h"
 #include "stepstat/platform.h"
 
@@ -23,60 +22,13 @@ TextStyle StdoutTextStyle(const std::string& output) {
   return TextStyle{TerminalAllowsUnicode(), output == "-" ? StdoutColumns() : 0};
 }
 
-Result<Policy> ChoosePolicy(const std::string& choice) {
-  if (choice.empty()) return BuiltinPolicy(kDefaultPolicyName);
-  std::error_code ec;
-  if (!std::filesystem::exists(PathFromUtf8(choice), ec)) {
-    std::string names;
-    for (std::string_view name : BuiltinPolicyNames()) {
-      if (name == choice) return BuiltinPolicy(name);
-      names += (names.empty() ? "" : ", ") + std::string(name);
-    }
-    // Neither a file nor a built-in name: a typo of either, so say what the names are.
-    return ErrorAt(choice, 0,
-                   "no such policy file, and no built-in policy of that name (built-in: " + names +
-                       "; `stepstat policies` describes them)");
-  }
-  return LoadPolicyFile(PathFromUtf8(choice));
-}
-
-Status RefuseOutputOverInput(const std::string& output,
-                             const std::vector<std::filesystem::path>& inputs) {
-  if (output == "-") return Status::Ok();
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  // equivalent() follows symbolic links and sees hard links: the same file by any name.
-  // An output that does not exist yet cannot be an input.
-  if (!fs::exists(PathFromUtf8(output), ec)) return Status::Ok();
-  for (const fs::path& input : inputs) {
-    std::error_code same_ec;
-    if (fs::equivalent(PathFromUtf8(output), input, same_ec)) {
-      return ErrorAt(output, 0,
-                     "is an input of this run (" + input.string() +
-                         "); writing the result there would destroy it: choose another -o");
-    }
-  }
-  return Status::Ok();
-}
-
-std::vector<std::filesystem::path> InputFiles(const SummaryInputs& inputs) {
-  std::vector<std::filesystem::path> files = {inputs.gpu.path};
-  if (inputs.launches) files.push_back(inputs.launches->path);
-  // A .nsys-rep is read through its SQLite export beside it: that file is an input too.
-  if (inputs.gpu.kind == InputKind::kNsysRep) {
-    files.push_back(std::filesystem::path(inputs.gpu.path).replace_extension(".sqlite"));
-  }
-  return files;
+std::filesystem::path OutputToRefuse(const std::string& output) {
+  return output == "-" ? std::filesystem::path() : PathFromUtf8(output);
 }
 
 int Fail(const Status& status) {
   std::fprintf(stderr, "stepstat: %s\n", status.message().c_str());
   return 2;
-}
-
-Result<std::vector<std::string>> CheckInputWarnings(const SummaryInputs& inputs) {
-  ASSIGN_OR_RETURN(InputCheckReport checks, CheckInputs(inputs));
-  return std::move(checks.warnings);
 }
 
 void PrintWarnings(const std::vector<std::string>& warnings) {
@@ -103,6 +55,10 @@ int Emit(std::string_view text, const std::string& output) {
   if (output == "-") return WriteStdout(text) ? 0 : 2;
   Status written = WriteFileAtomically(PathFromUtf8(output), text);
   return written.ok() ? 0 : Fail(written);
+}
+
+void PrintPolicyHint(const std::optional<PolicyHint>& hint) {
+  if (hint) std::fprintf(stderr, "stepstat: %s\n", OneLineMessage(hint->Message()).c_str());
 }
 
 }  // namespace stepstat::cli

@@ -1,17 +1,17 @@
-// What several subcommands share: choosing a policy, choosing an output format, writing
-// the result and reporting failure.
+// What several subcommands share: choosing an output format, writing the result and
+// reporting failure (the engine, stepstat/engine.h, does the rest).
 #pragma once
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "stepstat/policy.h"
+#include "stepstat/policy_coverage.h"
 #include "stepstat/report.h"
 #include "stepstat/status.h"
-#include "stepstat/step_stats.h"
 
 namespace stepstat::cli {
 
@@ -26,23 +26,11 @@ OutputFormat ChooseFormat(const std::string& flag, const std::string& output);
 /// (`output` not "-") keeps every column.
 TextStyle StdoutTextStyle(const std::string& output = "-");
 
-/// --policy takes a file, or the name of a built-in policy when no such file exists.
-Result<Policy> ChoosePolicy(const std::string& choice);
-
-/// An error when `output` (a file, not "-") is one of `inputs` after following links: the
-/// result must never overwrite the trace it was computed from.
-Status RefuseOutputOverInput(const std::string& output,
-                             const std::vector<std::filesystem::path>& inputs);
-
-/// The files a summary reads (for RefuseOutputOverInput).
-std::vector<std::filesystem::path> InputFiles(const SummaryInputs& inputs);
+/// RunOptions::output for -o: nothing to refuse for stdout ("-").
+std::filesystem::path OutputToRefuse(const std::string& output);
 
 /// Prints "stepstat: <message>" on stderr; returns the exit code 2.
 int Fail(const Status& status);
-
-/// CheckInputs' warnings, to be said once the command has succeeded (a failing command says
-/// one line: its error); an error when the inputs are refused.
-Result<std::vector<std::string>> CheckInputWarnings(const SummaryInputs& inputs);
 
 /// Prints each warning as "stepstat: warning: <what>" on stderr.
 void PrintWarnings(const std::vector<std::string>& warnings);
@@ -52,5 +40,8 @@ int Emit(std::string_view text, const std::string& output);
 /// The same for text that `produce` hands out in pieces (a file still appears whole).
 int EmitStreamed(const std::function<void(const std::function<void(std::string_view)>&)>& produce,
                  const std::string& output);
+
+/// Prints the engine's policy hint, if any, as "stepstat: hint: ..." on stderr.
+void PrintPolicyHint(const std::optional<PolicyHint>& hint);
 
 }  // namespace stepstat::cli

@@ -24,5 +24,8 @@ void AddSynthCommand(CLI::App& app, Action& action);
 void AddClassifyCommand(CLI::App& app, Action& action);
 void AddPoliciesCommand(CLI::App& app, Action& action);
 void AddStepsCommand(CLI::App& app, Action& action);
+void AddDiffCommand(CLI::App& app, Action& action);
+/// record, history, baseline: the run ledger.
+void AddHistoryCommands(CLI::App& app, Action& action);
 
 }  // namespace stepstat::cli

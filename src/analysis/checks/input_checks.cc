@@ -14,6 +14,7 @@
 #include "analysis/details/data_notes.h"
 #include "analysis/pipeline/launched_kernels_sink.h"
 #include "io/byte_source.h"
+#include "readers/input_source.h"
 #include "readers/nsys_csv_table.h"
 #include "readers/nsys_sqlite.h"
 #include "readers/resolution_sink.h"
@@ -107,6 +108,7 @@ class GpuPrefix : public TraceSink {
   }
   std::vector<std::pair<int64_t, int64_t>>& keys() { return keys_; }
   int64_t devices() const { return static_cast<int64_t>(devices_.size()); }
+  const std::vector<std::string>& device_names() const { return devices_; }
   int64_t processes() const { return static_cast<int64_t>(processes_.size()); }
 
  private:
@@ -125,8 +127,7 @@ class GpuPrefix : public TraceSink {
 // Only then are round digits the format's resolution rather than a coincidence of a
 // hand-written fixture or a GPU clock's tick, and worth a line on stderr.
 Result<bool> DeclaresCoarseTime(const TraceInput& input) {
-  ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source,
-                   OpenByteSource(input.path, input.display_name));
+  ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenInputSource(input));
   ASSIGN_OR_RETURN(auto table, NsysCsvTable::Open(*source, input.display_name, input.kind));
   int column = table->header().Find({"Start", "API Start"});
   if (column < 0) return false;  // the reader says what is missing
@@ -140,8 +141,7 @@ Result<bool> DeclaresCoarseTime(const TraceInput& input) {
 Result<bool> KinetoTimesInWholeMicroseconds(const TraceInput& input) {
   constexpr size_t kKinetoSample = 256;
   constexpr size_t kMaxBytes = size_t{4} << 20;
-  ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source,
-                   OpenByteSource(input.path, input.display_name));
+  ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenInputSource(input));
   ASSIGN_OR_RETURN(std::string_view view, source->Next(0));
   while (view.size() < kMaxBytes && !source->exhausted()) {
     ASSIGN_OR_RETURN(view, source->Next(0));
@@ -162,7 +162,7 @@ Result<bool> KinetoTimesInWholeMicroseconds(const TraceInput& input) {
 // Reads `input` into `sink` until the sink has had enough; the time resolution seen.
 Result<int64_t> ReadPrefix(const TraceInput& input, TraceSink& sink) {
   ResolutionSink measured(sink);
-  Result<ReadReport> read = ReadInput(input.path, input.display_name, input.kind, measured);
+  Result<ReadReport> read = ReadInput(input, measured);
   if (!read.ok() && read.status().message() != kEnough) return read.status();
   return measured.resolution_ns();
 }
@@ -239,6 +239,7 @@ Result<InputCheckReport> CheckInputs(const SummaryInputs& inputs,
                                 inputs.gpu.display_name + " (" + how + ")");
     }
   }
+  report.devices = gpu.device_names();
   std::string several = SeveralDevicesNote(inputs.gpu.display_name, gpu.devices(), gpu.processes());
   if (!several.empty()) report.warnings.push_back(std::move(several));
   for (auto [file, resolution] :

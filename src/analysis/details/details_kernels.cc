@@ -8,6 +8,7 @@
 #include "analysis/details/details_values.h"
 #include "analysis/details/duration_set.h"
 #include "io/byte_source.h"
+#include "readers/input_source.h"
 #include "readers/nsys_csv_kern_sum.h"
 #include "stepstat/details.h"
 
@@ -68,8 +69,7 @@ class KernelNameSink : public TraceSink {
 Result<std::vector<KernelDetails>> ListKernels(const SummaryInputs& inputs, const Policy& policy) {
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
   KernelNameSink sink(inputs.gpu.kind == InputKind::kNsysKernExecTraceCsv);
-  RETURN_IF_ERROR(
-      ReadInput(inputs.gpu.path, inputs.gpu.display_name, inputs.gpu.kind, sink).status());
+  RETURN_IF_ERROR(ReadInput(inputs.gpu, sink).status());
   std::vector<KernelDetails> kernels = KernelsByTime(sink.totals(), policy, classifier);
   std::unordered_map<std::string_view, size_t> index;
   for (size_t i = 0; i < sink.totals().size(); ++i) index.emplace(sink.totals()[i].name, i);
@@ -84,8 +84,7 @@ Result<std::vector<KernelDetails>> ListKernels(const SummaryInputs& inputs, cons
 Result<std::vector<KernelDetails>> ListKernelsOfSummary(const TraceInput& input,
                                                         const Policy& policy) {
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
-  ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source,
-                   OpenByteSource(input.path, input.display_name));
+  ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenInputSource(input));
   ASSIGN_OR_RETURN(std::vector<KernelSumRow> rows, ReadNsysGpuKernSum(*source, input.display_name));
   std::vector<KernelDetails> kernels;
   kernels.reserve(rows.size());

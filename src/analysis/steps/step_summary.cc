@@ -2,6 +2,7 @@
 // a replay of that step's own operations. The replay goes through the very pipeline that
 // summarizes a hand-cut trace, so its summary must equal the per-step accumulators'; a
 // difference is a bug in one of them, and is reported instead of printing either.
+#include "analysis/steps/steps_then.h"
 #include "analysis/summary/summarize_replay.h"
 #include "analysis/summary/summary_values.h"
 #include "stepstat/steps.h"

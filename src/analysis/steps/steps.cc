@@ -22,6 +22,7 @@
 #include "analysis/steps/steps_residue.h"
 #include "analysis/steps/steps_sink.h"
 #include "analysis/steps/steps_source.h"
+#include "analysis/steps/steps_then.h"
 
 namespace stepstat {
 
@@ -239,8 +240,7 @@ Result<std::optional<AnnotatedSteps>> AnnotatedStepsOf(const StepsInputs& inputs
   Result<std::unique_ptr<RangeCollector>> created = RangeCollector::Create(choice->pattern);
   if (!created.ok()) return std::optional<AnnotatedSteps>();
   std::unique_ptr<RangeCollector> collector = std::move(created.value());
-  RETURN_IF_ERROR(
-      ReadInput(range_file.path, range_file.display_name, range_file.kind, *collector).status());
+  RETURN_IF_ERROR(ReadInput(range_file, *collector).status());
   out.ranges = collector->TakeSteps();
   out.pattern = choice->pattern;
   out.reason = "steps: " + std::to_string(out.ranges.size()) + " annotations like '" +
@@ -281,8 +281,7 @@ Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& po
     ASSIGN_OR_RETURN(std::unique_ptr<RangeCollector> collector,
                      RangeCollector::Create(by_regex ? options.range_regex : kProfilerStepPattern));
     TeeSink both{collector.get(), by_regex ? nullptr : &annotations};
-    RETURN_IF_ERROR(
-        ReadInput(range_file->path, range_file->display_name, range_file->kind, both).status());
+    RETURN_IF_ERROR(ReadInput(*range_file, both).status());
     ranges = collector->TakeSteps();
     if (ranges.empty() && by_regex) {
       std::string message = "no CPU range matches '" + options.range_regex + "' (" +

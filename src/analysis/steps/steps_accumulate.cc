@@ -139,14 +139,14 @@ Result<ReadReport> ReadGpuSide(const TraceInput& input, TraceSink& sink) {
   LaunchedKernelsSink launched(sink, /*forward_launch_calls=*/false);
   TraceSink& target =
       input.kind == InputKind::kNsysKernExecTraceCsv ? static_cast<TraceSink&>(launched) : sink;
-  return ReadInput(input.path, input.display_name, input.kind, target);
+  return ReadInput(input, target);
 }
 
 Result<ReadReport> ReadLaunchSide(const TraceInput& input, TraceSink& sink) {
   if (input.kind == InputKind::kNsysSqlite) {
     return ReadNsysSqliteLaunchSide(input.path, input.display_name, sink);
   }
-  return ReadInput(input.path, input.display_name, input.kind, sink);
+  return ReadInput(input, sink);
 }
 
 Result<std::vector<StepTotals>> Accumulate(const StepsInputs& inputs, const Policy& policy,

@@ -34,7 +34,7 @@ Result<ReadReport> ReadPart(const TraceInput& input, Part part, TraceSink& sink)
       return ReadNsysSqliteLaunchSide(input.path, input.display_name, sink);
     case Part::kWhole: break;
   }
-  return ReadInput(input.path, input.display_name, input.kind, sink);
+  return ReadInput(input, sink);
 }
 
 // What a side leaves for the caller: written by the side's own thread before it returns,

@@ -1,0 +1,134 @@
+// The Run* calls: each does in one order what every face needs (policy, inputs, the refusal
+// of an output over an input, the input checks, the analysis) and returns plain structs.
+// The order is the CLI's, so that the first error a run meets is the one it has always said.
+#include "stepstat/platform.h"
+#include "stepstat/engine.h"
+
+#include <string>
+#include <system_error>
+#include <utility>
+
+#include "engine/engine_inputs.h"
+#include "stepstat/input_checks.h"
+
+namespace stepstat {
+
+namespace {
+
+// The policy, the inputs described, the output refused over them, and (unless `check` is
+// false) the input checks' warnings.
+Result<RunContext> Prepare(const RunOptions& options, const StepsInputs& inputs, bool check) {
+  RETURN_IF_ERROR(RefuseOutputOverInput(options.output, InputFiles(inputs)));
+  RunContext context;
+  context.inputs = DescribeInputs(inputs);
+  if (check) {
+    ASSIGN_OR_RETURN(InputCheckReport checks, CheckInputs(inputs.trace));
+    context.warnings = std::move(checks.warnings);
+    context.devices = std::move(checks.devices);
+  }
+  return context;
+}
+
+StepsInputs WithoutRanges(SummaryInputs trace) {
+  StepsInputs inputs;
+  inputs.trace = std::move(trace);
+  return inputs;
+}
+
+}  // namespace
+
+Result<Policy> ChoosePolicy(std::string_view choice) {
+  if (choice.empty()) return BuiltinPolicy(kDefaultPolicyName);
+  std::error_code ec;
+  if (!std::filesystem::exists(PathFromUtf8(choice), ec)) {
+    std::string names;
+    for (std::string_view name : BuiltinPolicyNames()) {
+      if (name == choice) return BuiltinPolicy(name);
+      names += (names.empty() ? "" : ", ") + std::string(name);
+    }
+    // Neither a file nor a built-in name: a typo of either, so say what the names are.
+    return ErrorAt(choice, 0,
+                   "no such policy file, and no built-in policy of that name (built-in: " + names +
+                       "; `stepstat policies` describes them)");
+  }
+  return LoadPolicyFile(PathFromUtf8(choice));
+}
+
+Result<SummaryResult> RunSummary(const RunOptions& options) {
+  ASSIGN_OR_RETURN(Policy policy, ChoosePolicy(options.policy));
+  StepsInputs inputs;
+  if (options.step.empty()) {
+    ASSIGN_OR_RETURN(SummaryInputs trace, ResolveSummaryInputs(options));
+    inputs = WithoutRanges(std::move(trace));
+  } else {
+    ASSIGN_OR_RETURN(inputs, ResolveStepsRunInputs(options));
+  }
+  ASSIGN_OR_RETURN(RunContext context, Prepare(options, inputs, /*check=*/true));
+
+  // Details and the union busy % come from one pass, the same as the summary's.
+  const bool details_pass = options.details || options.union_busy;
+  Details details;
+  Result<StepStats> stats = Status::Error("not run");
+  if (!options.step.empty()) {
+    stats = SummarizeStep(inputs, policy, options.steps, options.step,
+                          details_pass ? &details : nullptr);
+  } else if (details_pass) {
+    stats = SummarizeWithDetails(inputs.trace, policy, details);
+  } else {
+    stats = Summarize(inputs.trace, policy);
+  }
+  if (!stats.ok()) return stats.status();
+
+  // On the whole trace, also for one step: the policy is chosen for the run.
+  if (auto hint = SuggestBuiltinPolicy(policy, stats.value(), inputs.trace); hint.ok()) {
+    context.policy_hint = std::move(hint).value();
+  }
+  SummaryResult result;
+  context.policy = std::move(policy);
+  result.context = std::move(context);
+  result.stats = std::move(stats).value();
+  if (details_pass) result.union_busy_percent = details.kernel_union_percent_of_span;
+  if (options.details) result.details = std::move(details);
+  return result;
+}
+
+Result<StepsResult> RunSteps(const RunOptions& options) {
+  ASSIGN_OR_RETURN(Policy policy, ChoosePolicy(options.policy));
+  ASSIGN_OR_RETURN(StepsInputs inputs, ResolveStepsRunInputs(options));
+  ASSIGN_OR_RETURN(RunContext context, Prepare(options, inputs, /*check=*/true));
+  ASSIGN_OR_RETURN(StepsReport report, AnalyzeSteps(inputs, policy, options.steps));
+  StepsResult result;
+  context.policy = std::move(policy);
+  result.context = std::move(context);
+  result.report = std::move(report);
+  return result;
+}
+
+Result<KernelsResult> RunKernels(const RunOptions& options) {
+  ASSIGN_OR_RETURN(Policy policy, ChoosePolicy(options.policy));
+  ASSIGN_OR_RETURN(SummaryInputs trace, ResolveKernelsInputs(options));
+  StepsInputs inputs = WithoutRanges(std::move(trace));
+  ASSIGN_OR_RETURN(RunContext context, Prepare(options, inputs, /*check=*/false));
+  const TraceInput& gpu = inputs.trace.gpu;
+  ASSIGN_OR_RETURN(std::vector<KernelDetails> kernels, gpu.kind == InputKind::kNsysGpuKernSumCsv
+                                                           ? ListKernelsOfSummary(gpu, policy)
+                                                           : ListKernels(inputs.trace, policy));
+  if (auto hint = SuggestBuiltinPolicy(policy, kernels); hint.ok()) {
+    context.policy_hint = std::move(hint).value();
+  }
+  KernelsResult result;
+  KernelListing& listing = result.listing;
+  listing.source = gpu.display_name;
+  listing.policy = policy.name;
+  listing.unmatched_only = options.unmatched_only;
+  listing.distinct_names = static_cast<int64_t>(kernels.size());
+  for (KernelDetails& k : kernels) {
+    listing.kernel_time_ns += k.total_ns;
+    if (!options.unmatched_only || k.component == "other") listing.kernels.push_back(std::move(k));
+  }
+  context.policy = std::move(policy);
+  result.context = std::move(context);
+  return result;
+}
+
+}  // namespace stepstat

@@ -1,0 +1,125 @@
+// RunDiff and LoadSide: a side from traces (cut into steps through RunSteps, its kernel table
+// through RunKernels, and its whole-run summary only when the other side needs one), from a
+// JSON that stepstat wrote, or from a ledger run.
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <system_error>
+#include <utility>
+
+#include "engine/engine_sides.h"
+#include "stepstat/engine_compare.h"
+
+namespace stepstat {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool IsReference(std::string_view arg) {
+  return arg.starts_with('@') || arg.starts_with("label:") || arg.starts_with("baseline:");
+}
+
+// A JSON that stepstat wrote, told from a Kineto trace (also .json) by its first keys: a
+// summary opens with "source_gpu_trace", steps and the other outputs with a stepstat schema.
+std::optional<std::string> StepstatJson(const std::string& arg) {
+  std::error_code ec;
+  if (!fs::is_regular_file(arg, ec)) return std::nullopt;
+  std::ifstream file(arg, std::ios::binary);
+  char head[512] = {};
+  file.read(head, sizeof head);
+  std::string_view start(head, static_cast<size_t>(file.gcount()));
+  if (start.find("\"source_gpu_trace\"") == std::string_view::npos &&
+      start.find("\"schema\": \"stepstat.") == std::string_view::npos) {
+    return std::nullopt;
+  }
+  file.clear();
+  file.seekg(0);
+  return std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+}
+
+// A cheap identity of the files (path, size, time): enough to warn that both sides read the
+// same input, without reading the bytes a second time (a ledger run keeps HashInputFiles').
+std::string FilesIdentity(const std::vector<ResolvedInput>& inputs) {
+  std::string identity;
+  for (const ResolvedInput& input : inputs) {
+    std::error_code ec;
+    fs::path path = fs::weakly_canonical(input.path, ec);
+    auto size = fs::file_size(input.path, ec);
+    auto time = fs::last_write_time(input.path, ec).time_since_epoch().count();
+    identity +=
+        path.string() + ":" + std::to_string(ec ? 0 : size) + ":" + std::to_string(time) + ";";
+  }
+  return identity;
+}
+
+// A side and, for a trace side, the trace files it read (a whole-run summary reads them
+// again when the other side cannot be compared step by step).
+struct LoadedSide {
+  Side side;
+  std::vector<fs::path> trace_files;
+};
+
+Result<LoadedSide> Load(const std::vector<std::string>& args, const DiffRunOptions& options,
+                        std::vector<std::string>* warnings) {
+  if (args.empty()) return Status::Error("a diff side needs an input");
+  if (args.size() == 1 && IsReference(args.front())) {
+    ASSIGN_OR_RETURN(Ledger ledger, Ledger::Open(options.ledger));
+    ASSIGN_OR_RETURN(int64_t id, ledger.ResolveReference(args.front()));
+    ASSIGN_OR_RETURN(Side side, ledger.LoadRunAsSide(id));
+    side.meta.label = args.front() == "@" + std::to_string(id)
+                          ? args.front()
+                          : args.front() + " (@" + std::to_string(id) + ")";
+    return LoadedSide{std::move(side), {}};
+  }
+  if (args.size() == 1) {
+    if (std::optional<std::string> json = StepstatJson(args.front())) {
+      Result<Side> side = SideFromJson(*json, fs::path(args.front()).filename().string());
+      if (!side.ok()) return ErrorAt(args.front(), 0, side.status().message());
+      return LoadedSide{std::move(side).value(), {}};
+    }
+  }
+  for (const std::string& arg : args) {
+    if (IsReference(arg) || StepstatJson(arg)) {
+      return ErrorAt(arg, 0,
+                     "a ledger reference or a stepstat JSON is a side on its own; only traces "
+                     "combine into one side (--base F... / --cand F...)");
+    }
+  }
+  ASSIGN_OR_RETURN(TraceRun trace, ReadTraceRun(options.run, args));
+  if (warnings) warnings->insert(warnings->end(), trace.warnings.begin(), trace.warnings.end());
+  trace.side.meta.input_hash = FilesIdentity(trace.inputs);
+  LoadedSide loaded{std::move(trace.side), {}};
+  for (const ResolvedInput& input : trace.inputs) loaded.trace_files.push_back(input.path);
+  return loaded;
+}
+
+}  // namespace
+
+Result<Side> LoadSide(const std::vector<std::string>& args, const DiffRunOptions& options,
+                      std::vector<std::string>* warnings) {
+  ASSIGN_OR_RETURN(LoadedSide loaded, Load(args, options, warnings));
+  return std::move(loaded.side);
+}
+
+Result<DiffRun> RunDiff(const DiffRunOptions& options) {
+  DiffRun run;
+  ASSIGN_OR_RETURN(LoadedSide base, Load(options.base, options, &run.warnings));
+  ASSIGN_OR_RETURN(LoadedSide cand, Load(options.cand, options, &run.warnings));
+  // A side with too few steps compares as a whole run: the other side then needs its
+  // whole-run values too (a trace side read in steps has only per-step ones).
+  const int64_t min_steps = options.diff.min_steps;
+  if (SteadySteps(base.side) < min_steps || SteadySteps(cand.side) < min_steps) {
+    for (LoadedSide* side : {&base, &cand}) {
+      if (HasRunValues(side->side) || side->trace_files.empty()) continue;
+      RunOptions whole = options.run;
+      whole.inputs = side->trace_files;
+      whole.output.clear();  // refused already
+      RETURN_IF_ERROR(AddRunValues(whole, &side->side));
+    }
+  }
+  ASSIGN_OR_RETURN(run.diff, Diff(base.side, cand.side, options.diff));
+  return run;
+}
+
+}  // namespace stepstat

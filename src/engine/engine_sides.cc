@@ -1,0 +1,132 @@
+#include "engine/engine_sides.h"
+
+#include <string_view>
+#include <system_error>
+#include <utility>
+
+namespace stepstat {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kGpuTraceSuffix = "_cuda_gpu_trace.csv";
+constexpr std::string_view kNvtxSuffix = "_nvtx_pushpop_trace.csv";
+
+bool EndsWith(std::string_view text, std::string_view end) { return text.ends_with(end); }
+
+// The whole run's summary values of `run.inputs`, as a side.
+Result<Side> WholeRunSide(const RunOptions& run, std::string label) {
+  ASSIGN_OR_RETURN(SummaryResult summary, RunSummary(run));
+  return SideFromSummary(summary.stats, summary.context.policy, nullptr, std::move(label));
+}
+
+}  // namespace
+
+std::vector<fs::path> WithStepRanges(const std::vector<std::string>& args) {
+  std::vector<fs::path> inputs(args.begin(), args.end());
+  for (const std::string& arg : args) {
+    if (EndsWith(arg, kNvtxSuffix)) return inputs;
+  }
+  for (const std::string& arg : args) {
+    std::error_code ec;
+    if (fs::exists(arg, ec)) continue;  // a file, not a base
+    fs::path ranges = arg + std::string(kNvtxSuffix);
+    if (fs::is_regular_file(ranges, ec)) {
+      inputs.push_back(ranges);
+      break;
+    }
+  }
+  return inputs;
+}
+
+std::string LabelOf(const std::vector<std::string>& args) {
+  if (args.empty()) return "";
+  std::string name = fs::path(args.front()).filename().string();
+  for (std::string_view end :
+       {std::string_view(".gz"), std::string_view(".zst"), std::string_view(".json"),
+        std::string_view(".pt.trace"), std::string_view(".sqlite"), std::string_view(".nsys-rep"),
+        kGpuTraceSuffix, std::string_view("_cuda_kern_exec_trace.csv")}) {
+    if (EndsWith(name, end) && name.size() > end.size()) name.resize(name.size() - end.size());
+  }
+  return name;
+}
+
+Result<TraceRun> ReadTraceRun(const RunOptions& run, const std::vector<std::string>& args) {
+  TraceRun trace;
+  const std::string label = LabelOf(args);
+  RunOptions stepped = run;
+  stepped.inputs = WithStepRanges(args);
+  Result<StepsResult> steps = RunSteps(stepped);
+  if (steps.ok()) {
+    trace.side = SideFromSteps(steps->report, steps->context.policy, label);
+    for (const ResolvedInput& input : steps->context.inputs) {
+      if (input.role != InputRole::kStepRanges) trace.inputs.push_back(input);
+    }
+    trace.warnings = std::move(steps->context.warnings);
+    trace.devices = std::move(steps->context.devices);
+    trace.policy = std::move(steps->context.policy);
+    trace.steps = std::move(steps->report);
+  }
+  RunOptions files = run;  // the trace files alone: what a summary and the kernels read
+  if (trace.steps) {
+    for (const ResolvedInput& input : trace.inputs) files.inputs.push_back(input.path);
+  } else {
+    files.inputs.assign(args.begin(), args.end());
+  }
+  if (!trace.steps || SteadySteps(trace.side) == 0) {
+    // No steps (a capture cut by hand, or no period): the side is the run as a whole.
+    ASSIGN_OR_RETURN(SummaryResult summary, RunSummary(files));
+    trace.side = SideFromSummary(summary.stats, summary.context.policy, nullptr, label);
+    trace.inputs = std::move(summary.context.inputs);
+    trace.warnings = std::move(summary.context.warnings);
+    trace.devices = std::move(summary.context.devices);
+    trace.policy = std::move(summary.context.policy);
+    trace.steps.reset();
+  }
+  // The GPU model, for the comparability check: "NVIDIA GB10 (0)" → "NVIDIA GB10".
+  for (const std::string& device : trace.devices) {
+    std::string model = device;
+    if (size_t open = model.rfind(" ("); open != std::string::npos && model.ends_with(')')) {
+      model.resize(open);
+    }
+    if (trace.side.meta.gpu.find(model) != std::string::npos) continue;
+    trace.side.meta.gpu += (trace.side.meta.gpu.empty() ? "" : ", ") + model;
+  }
+  files.output.clear();  // refused already
+  ASSIGN_OR_RETURN(KernelsResult kernels, RunKernels(files));
+  for (const KernelDetails& k : kernels.listing.kernels) {
+    trace.side.meta.kernels[k.name] = {k.launches, k.total_ns};
+  }
+  trace.side.meta.kernels_complete = true;
+  if (!trace.inputs.empty()) {
+    trace.side.meta.input_format = std::string(InputKindName(trace.inputs.front().kind));
+  }
+  return trace;
+}
+
+int64_t SteadySteps(const Side& side) {
+  const MetricValues* span = side.Find("gpu_span_ns");
+  return span ? static_cast<int64_t>(span->steps.size()) : 0;
+}
+
+bool HasRunValues(const Side& side) {
+  const MetricValues* span = side.Find("gpu_span_ns");
+  return span && span->run.has_value();
+}
+
+Status AddRunValues(const RunOptions& run, Side* side) {
+  ASSIGN_OR_RETURN(Side whole, WholeRunSide(run, side->meta.label));
+  for (MetricValues& values : whole.metrics) {
+    bool found = false;
+    for (MetricValues& mine : side->metrics) {
+      if (mine.key != values.key) continue;
+      mine.run = values.run;
+      found = true;
+    }
+    if (!found) side->metrics.push_back(std::move(values));
+  }
+  return Status::Ok();
+}
+
+}  // namespace stepstat

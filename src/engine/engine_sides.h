@@ -1,0 +1,45 @@
+// A trace read as one side of a comparison, shared by RunDiff and RunRecord: its steps (when
+// it has them), its kernel table and, on request, its whole-run summary.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "stepstat/compare.h"
+#include "stepstat/engine.h"
+#include "stepstat/status.h"
+
+namespace stepstat {
+
+/// `args`, plus BASE_nvtx_pushpop_trace.csv for an nsys base BASE that has one beside it and
+/// no NVTX CSV among `args` already: how a side's steps are cut unless told otherwise.
+std::vector<std::filesystem::path> WithStepRanges(const std::vector<std::string>& args);
+
+/// How a side is named: the first input's base name ("run" for run_cuda_gpu_trace.csv,
+/// run.sqlite or run.pt.trace.json.gz).
+std::string LabelOf(const std::vector<std::string>& args);
+
+struct TraceRun {
+  /// The steady steps' values when the run has steps, else the whole run's; the kernel
+  /// table (complete) and the input format.
+  Side side;
+  Policy policy;
+  std::optional<StepsReport> steps;   ///< when the run was cut into steps
+  std::vector<ResolvedInput> inputs;  ///< the trace files (not the step ranges)
+  std::vector<std::string> devices;   ///< as the input checks saw them (RunContext::devices)
+  std::vector<std::string> warnings;
+};
+
+/// Reads `run.inputs` (INPUT arguments) as a side: RunSteps over them with their step ranges,
+/// falling back to RunSummary when no steady step comes out; then RunKernels.
+Result<TraceRun> ReadTraceRun(const RunOptions& run, const std::vector<std::string>& args);
+
+/// Steady steps behind the side's span (0 for a whole-run side).
+int64_t SteadySteps(const Side& side);
+bool HasRunValues(const Side& side);
+/// Adds the whole run's values (RunSummary over `run.inputs`) to a side read in steps.
+Status AddRunValues(const RunOptions& run, Side* side);
+
+}  // namespace stepstat

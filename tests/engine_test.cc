@@ -1,0 +1,218 @@
+// The engine as a face other than the CLI sees it (engine.h): the bundled example and synth
+// runs through RunSummary, RunSteps and RunKernels; inputs as bytes give the very bytes of
+// inputs as paths once written; results stay valid after the call and after the caller's
+// bytes are gone; the refusals (output over input, unknown policy, SQLite in memory).
+#include "stepstat/engine.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "stepstat/report.h"
+#include "stepstat/steps.h"
+#include "stepstat/synth.h"
+
+namespace stepstat {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kExampleBase =
+    fs::path(STEPSTAT_SOURCE_DIR) / "examples" / "gb10-dit-step" / "gb10-dit-step";
+const std::string kGpuTrace = kExampleBase.string() + "_cuda_gpu_trace.csv";
+const std::string kKernExec = kExampleBase.string() + "_cuda_kern_exec_trace.csv";
+
+std::string ReadAll(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+RunOptions OnPaths(std::vector<fs::path> inputs) {
+  RunOptions options;
+  options.inputs = std::move(inputs);
+  return options;
+}
+
+// A synth run in a folder of its own (other worktrees run these tests in the same /tmp).
+class SynthDir {
+ public:
+  SynthDir(const std::string& tag, synth::SynthFormat format, int64_t steps) {
+    dir_ = fs::temp_directory_path() / ("stepstat_engine_" + tag + "_" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    synth::SynthOptions options;
+    options.out_base = dir_ / "run";
+    options.format = format;
+    options.steps = steps;
+    options.nvtx = true;
+    Result<synth::SynthResult> written = synth::WriteSynthTraces(options);
+    EXPECT_TRUE(written.ok()) << written.status().message();
+    if (written.ok()) files_ = written.value();
+  }
+  ~SynthDir() { fs::remove_all(dir_); }
+  const synth::SynthResult& files() const { return files_; }
+
+ private:
+  fs::path dir_;
+  synth::SynthResult files_;
+};
+
+TEST(Engine, SummaryOfTheExampleIsTheReferenceStep) {
+  Result<SummaryResult> result = RunSummary(OnPaths({kExampleBase}));
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  EXPECT_EQ(result->stats.kernel_count, 2744);
+  EXPECT_EQ(result->stats.source_gpu_trace, kGpuTrace);
+  EXPECT_EQ(result->context.policy.name, kDefaultPolicyName);
+  ASSERT_EQ(result->context.inputs.size(), 2u);
+  EXPECT_EQ(result->context.inputs[0].role, InputRole::kGpuOperations);
+  EXPECT_EQ(result->context.inputs[1].kind, InputKind::kNsysKernExecTraceCsv);
+  EXPECT_FALSE(result->details.has_value());
+  EXPECT_FALSE(result->union_busy_percent.has_value());
+}
+
+TEST(Engine, SummaryOfBytesEqualsSummaryOfPaths) {
+  RunOptions by_path = OnPaths({kExampleBase});
+  by_path.details = true;
+  Result<SummaryResult> from_files = RunSummary(by_path);
+  ASSERT_TRUE(from_files.ok()) << from_files.status().message();
+
+  RunOptions by_bytes;
+  by_bytes.details = true;
+  {
+    // Named as the files were, so that `source_*` and the details' inputs agree; the bytes
+    // die before the result is written.
+    std::string gpu = ReadAll(kGpuTrace), kern_exec = ReadAll(kKernExec);
+    by_bytes.input_bytes = {{kGpuTrace, gpu}, {kKernExec, kern_exec}};
+    Result<SummaryResult> from_bytes = RunSummary(by_bytes);
+    gpu.assign(gpu.size(), '#');
+    kern_exec.clear();
+    kern_exec.shrink_to_fit();
+    ASSERT_TRUE(from_bytes.ok()) << from_bytes.status().message();
+    EXPECT_EQ(StepStatsWithDetailsToJson(from_bytes->stats, *from_bytes->details),
+              StepStatsWithDetailsToJson(from_files->stats, *from_files->details));
+    EXPECT_EQ(StepStatsToJson(from_bytes->stats), StepStatsToJson(from_files->stats));
+    EXPECT_TRUE(from_bytes->context.inputs[0].path.empty());
+  }
+}
+
+TEST(Engine, KinetoBytesEqualKinetoFile) {
+  SynthDir run("kineto", synth::SynthFormat::kKineto, 3);
+  const fs::path trace = run.files().gpu_trace;
+  Result<StepsResult> from_file = RunSteps(OnPaths({trace}));
+  ASSERT_TRUE(from_file.ok()) << from_file.status().message();
+  std::string bytes = ReadAll(trace);
+  RunOptions by_bytes;
+  by_bytes.input_bytes = {{trace.string(), bytes}};
+  Result<StepsResult> from_bytes = RunSteps(by_bytes);
+  ASSERT_TRUE(from_bytes.ok()) << from_bytes.status().message();
+  EXPECT_EQ(from_bytes->report.steps.size(), 3u);
+  EXPECT_EQ(StepsToJson(from_bytes->report, from_bytes->context.policy),
+            StepsToJson(from_file->report, from_file->context.policy));
+}
+
+TEST(Engine, StepsCutAtNvtxRangesGivenAsBytes) {
+  SynthDir run("nvtx", synth::SynthFormat::kCsv, 4);
+  RunOptions by_path =
+      OnPaths({run.files().gpu_trace, run.files().kern_exec_trace, run.files().nvtx_trace});
+  by_path.steps.range_regex = "denoise";
+  Result<StepsResult> from_files = RunSteps(by_path);
+  ASSERT_TRUE(from_files.ok()) << from_files.status().message();
+  EXPECT_EQ(from_files->report.steps.size(), 4u);
+  EXPECT_EQ(from_files->report.source, StepSourceKind::kRanges);
+  EXPECT_EQ(from_files->context.inputs.back().role, InputRole::kStepRanges);
+
+  // Paths and bytes mixed: the NVTX ranges in memory, the traces on disk.
+  std::string ranges = ReadAll(run.files().nvtx_trace);
+  RunOptions mixed = OnPaths({run.files().gpu_trace, run.files().kern_exec_trace});
+  mixed.input_bytes = {{run.files().nvtx_trace.string(), ranges}};
+  mixed.steps.range_regex = "denoise";
+  Result<StepsResult> from_mixed = RunSteps(mixed);
+  ASSERT_TRUE(from_mixed.ok()) << from_mixed.status().message();
+  EXPECT_EQ(StepsToJson(from_mixed->report, from_mixed->context.policy),
+            StepsToJson(from_files->report, from_files->context.policy));
+
+  RunOptions one_step = by_path;
+  one_step.step = "median";
+  one_step.details = true;
+  Result<SummaryResult> step = RunSummary(one_step);
+  ASSERT_TRUE(step.ok()) << step.status().message();
+  EXPECT_TRUE(step->details.has_value());
+  EXPECT_TRUE(step->union_busy_percent.has_value());
+  EXPECT_EQ(step->stats.kernel_count, 2744);
+
+  RunOptions one_step_mixed = mixed;
+  one_step_mixed.step = "median";
+  one_step_mixed.details = true;
+  Result<SummaryResult> step_mixed = RunSummary(one_step_mixed);
+  ASSERT_TRUE(step_mixed.ok()) << step_mixed.status().message();
+  EXPECT_EQ(StepStatsWithDetailsToJson(step_mixed->stats, *step_mixed->details),
+            StepStatsWithDetailsToJson(step->stats, *step->details));
+}
+
+TEST(Engine, KernelsOfTheExample) {
+  Result<KernelsResult> all = RunKernels(OnPaths({kExampleBase}));
+  ASSERT_TRUE(all.ok()) << all.status().message();
+  EXPECT_EQ(all->listing.source, kGpuTrace);
+  EXPECT_EQ(all->listing.distinct_names, static_cast<int64_t>(all->listing.kernels.size()));
+  RunOptions unmatched = OnPaths({kExampleBase});
+  unmatched.unmatched_only = true;
+  Result<KernelsResult> other = RunKernels(unmatched);
+  ASSERT_TRUE(other.ok()) << other.status().message();
+  EXPECT_EQ(other->listing.distinct_names, all->listing.distinct_names);
+  EXPECT_EQ(other->listing.kernel_time_ns, all->listing.kernel_time_ns);
+  EXPECT_LT(other->listing.kernels.size(), all->listing.kernels.size());
+  for (const KernelDetails& k : other->listing.kernels) EXPECT_EQ(k.component, "other");
+}
+
+TEST(Engine, RefusesAnOutputThatIsAnInput) {
+  RunOptions options = OnPaths({kExampleBase});
+  options.output = kKernExec;
+  for (const Status& status :
+       {RunSummary(options).status(), RunSteps(options).status(), RunKernels(options).status()}) {
+    EXPECT_NE(status.message().find("is an input of this run"), std::string::npos)
+        << status.message();
+  }
+  options.output = fs::temp_directory_path() / "stepstat_engine_no_such_output.json";
+  EXPECT_TRUE(RunSummary(options).ok());
+}
+
+TEST(Engine, UnknownPolicyNamesTheBuiltinOnes) {
+  RunOptions options = OnPaths({kExampleBase});
+  options.policy = "dit-nvfp5";
+  Result<SummaryResult> result = RunSummary(options);
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.status().message().find("no built-in policy of that name"), std::string::npos);
+  EXPECT_NE(result.status().message().find(std::string(kDefaultPolicyName)), std::string::npos);
+}
+
+TEST(Engine, SqliteBytesAreRefusedSayingToPassThePath) {
+  std::string bytes("SQLite format 3\0 and then some pages", 37);
+  RunOptions options;
+  options.input_bytes = {{"run.sqlite", bytes}};
+  Result<SummaryResult> result = RunSummary(options);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().message(),
+            "run.sqlite: an nsys SQLite export is read from a file (SQLite and nsys open files, "
+            "not bytes): pass its path");
+  options.input_bytes = {{"run.nsys-rep", bytes}};
+  EXPECT_NE(RunSummary(options).status().message().find("pass its path"), std::string::npos);
+}
+
+TEST(Engine, UnknownBytesAreAnErrorNamingThem) {
+  std::string bytes = "hello, world\n";
+  RunOptions options;
+  options.input_bytes = {{"notes.txt", bytes}};
+  Result<SummaryResult> result = RunSummary(options);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().message().rfind("notes.txt: unknown format", 0), 0u)
+      << result.status().message();
+}
+
+}  // namespace
+}  // namespace stepstat
