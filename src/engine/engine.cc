@@ -1,7 +1,6 @@
 // The Run* calls: each does in one order what every face needs (policy, inputs, the refusal
 // of an output over an input, the input checks, the analysis) and returns plain structs.
 // The order is the CLI's, so that the first error a run meets is the one it has always said.
-#include "stepstat/platform.h"
 #include "stepstat/engine.h"
 
 #include <string>
@@ -10,6 +9,7 @@
 
 #include "engine/engine_inputs.h"
 #include "stepstat/input_checks.h"
+#include "stepstat/platform.h"
 
 namespace stepstat {
 
