@@ -4,8 +4,6 @@
 // Then the ledger: record, idempotence, history, baselines and references as diff sides.
 #include <gtest/gtest.h>
 #include <simdjson.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -14,9 +12,12 @@
 #include <sstream>
 #include <string>
 
+#include "test_platform.h"
+
 namespace {
 
 namespace fs = std::filesystem;
+namespace testing_support = stepstat::testing_support;
 
 // A parsed JSON document that outlives the call (simdjson's DOM elements point into it).
 struct Doc {
@@ -42,8 +43,8 @@ class DiffCli : public testing::Test {
   // The three runs are written once for the suite: they take most of its time.
   static void SetUpTestSuite() {
     // ctest runs each test in a process of its own, two at a time: a folder per process.
-    dir_ =
-        new fs::path(fs::temp_directory_path() / ("stepstat_diff_cli_" + std::to_string(getpid())));
+    dir_ = new fs::path(fs::temp_directory_path() /
+                        ("stepstat_diff_cli_" + std::to_string(testing_support::ProcessId())));
     fs::remove_all(*dir_);
     fs::create_directories(*dir_);
     for (const char* run :
@@ -64,13 +65,19 @@ class DiffCli : public testing::Test {
   // err_; returns the exit code.
   static int Run(const std::string& args) {
     fs::path out = *dir_ / "stdout.txt", err = *dir_ / "stderr.txt";
-    std::string command = "cd '" + dir_->string() + "' && STEPSTAT_LEDGER=ledger.sqlite '" +
-                          STEPSTAT_BINARY + "' " + args + " >'" + out.string() + "' 2>'" +
-                          err.string() + "'";
-    int raw = std::system(command.c_str());
+    testing_support::ShellCommand command;
+    command.dir = dir_->string();
+    command.env = {{"STEPSTAT_LEDGER", "ledger.sqlite"}};
+    command.argv = {STEPSTAT_BINARY};
+    for (std::string& word : testing_support::SplitShellWords(args)) {
+      command.argv.push_back(std::move(word));
+    }
+    command.stdout_file = out.string();
+    command.stderr_file = err.string();
+    int exit_code = testing_support::RunShell(command);
     out_ = ReadAll(out);
     err_ = ReadAll(err);
-    return WIFEXITED(raw) ? WEXITSTATUS(raw) : 128;
+    return exit_code;
   }
 
   static simdjson::dom::element Row(simdjson::dom::element diff, const std::string& section,

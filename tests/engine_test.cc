@@ -5,7 +5,6 @@
 #include "stepstat/engine.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -15,6 +14,7 @@
 #include "stepstat/report.h"
 #include "stepstat/steps.h"
 #include "stepstat/synth.h"
+#include "test_platform.h"
 
 namespace stepstat {
 namespace {
@@ -43,7 +43,8 @@ RunOptions OnPaths(std::vector<fs::path> inputs) {
 class SynthDir {
  public:
   SynthDir(const std::string& tag, synth::SynthFormat format, int64_t steps) {
-    dir_ = fs::temp_directory_path() / ("stepstat_engine_" + tag + "_" + std::to_string(getpid()));
+    dir_ = fs::temp_directory_path() /
+           ("stepstat_engine_" + tag + "_" + std::to_string(testing_support::ProcessId()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     synth::SynthOptions options;

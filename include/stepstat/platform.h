@@ -39,6 +39,14 @@ inline std::filesystem::path PathFromUtf8(std::string_view utf8) {
       std::u8string_view(reinterpret_cast<const char8_t*>(utf8.data()), utf8.size()));
 }
 
+/// Each of `utf8` (arguments) as a path, by PathFromUtf8.
+inline std::vector<std::filesystem::path> PathsFromUtf8(const std::vector<std::string>& utf8) {
+  std::vector<std::filesystem::path> paths;
+  paths.reserve(utf8.size());
+  for (const std::string& text : utf8) paths.push_back(PathFromUtf8(text));
+  return paths;
+}
+
 /// The path as UTF-8 text (for messages and output).
 inline std::string PathToUtf8(const std::filesystem::path& path) {
   const std::u8string text = path.u8string();

@@ -2,6 +2,7 @@
 // (scipy/stats/_mannwhitneyu.py), so the oracle test can ask for agreement to ~1e-9.
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <numeric>
 #include <vector>
 
@@ -10,6 +11,11 @@
 
 namespace stepstat {
 namespace {
+
+// 1/sqrt(2): M_SQRT1_2 is POSIX, not C++ (mingw-w64 hides it under -std=c++20). Half the
+// double nearest sqrt(2) is the double nearest 1/sqrt(2), the same bits as M_SQRT1_2.
+constexpr double kSqrtHalf = std::numbers::sqrt2 / 2;
+static_assert(kSqrtHalf == 0.70710678118654752440);
 
 struct Ranked {
   double base_rank_sum = 0;
@@ -64,7 +70,7 @@ MannWhitneyResult MannWhitneyU(std::span<const double> base, std::span<const dou
   const double n = double(n1 + n2);
   const double s = std::sqrt(double(n1 * n2) / 12 * ((n + 1) - ranked.tie_term / (n * (n - 1))));
   const double z = (u - mu - 0.5) / s;  // −inf when every value is equal: p clips to 1
-  result.p = std::clamp(2 * (0.5 * std::erfc(z * M_SQRT1_2)), 0.0, 1.0);
+  result.p = std::clamp(2 * (0.5 * std::erfc(z * kSqrtHalf)), 0.0, 1.0);
   return result;
 }
 

@@ -1,6 +1,7 @@
 // Medians, their intervals and the Hodges-Lehmann shift (compare_stats.h says what each is).
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <vector>
 
 #include "compare/pairwise_differences.h"
@@ -9,6 +10,11 @@
 
 namespace stepstat {
 namespace {
+
+// 1/sqrt(2): M_SQRT1_2 is POSIX, not C++ (mingw-w64 hides it under -std=c++20). Half the
+// double nearest sqrt(2) is the double nearest 1/sqrt(2), the same bits as M_SQRT1_2.
+constexpr double kSqrtHalf = std::numbers::sqrt2 / 2;
+static_assert(kSqrtHalf == 0.70710678118654752440);
 
 std::vector<double> Sorted(std::span<const double> values) {
   std::vector<double> sorted(values.begin(), values.end());
@@ -76,7 +82,7 @@ ShiftEstimate HodgesLehmannShift(std::span<const double> base_values,
   } else {
     const double sigma = std::sqrt(double(m) * double(n) * double(m + n + 1) / 12);
     auto normal_tail = [&](int64_t i) {  // P(U <= i), continuity-corrected
-      return 0.5 * std::erfc(-((double(i) + 0.5 - double(pairs) / 2) / sigma) * M_SQRT1_2);
+      return 0.5 * std::erfc(-((double(i) + 0.5 - double(pairs) / 2) / sigma) * kSqrtHalf);
     };
     double z = NormalQuantile(1 - (1 - confidence) / 2);
     k = std::clamp<int64_t>(int64_t(std::floor(double(pairs) / 2 + 0.5 - z * sigma)), 0, half);

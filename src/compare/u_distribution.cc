@@ -7,10 +7,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <numeric>
 
 namespace stepstat {
 namespace {
+
+// 1/sqrt(2): M_SQRT1_2 is POSIX, not C++ (mingw-w64 hides it under -std=c++20). Half the
+// double nearest sqrt(2) is the double nearest 1/sqrt(2), the same bits as M_SQRT1_2.
+constexpr double kSqrtHalf = std::numbers::sqrt2 / 2;
+static_assert(kSqrtHalf == 0.70710678118654752440);
 
 using Count = unsigned __int128;
 constexpr int64_t kMaxCoefficients = int64_t{4} << 20;  // 16 bytes each: 64 MB
@@ -51,7 +57,7 @@ double NormalQuantile(double p) {
   for (int i = 0; i < 200 && lo < hi; ++i) {
     double mid = (lo + hi) / 2;
     if (mid == lo || mid == hi) break;
-    if (0.5 * std::erfc(-mid * M_SQRT1_2) < p) {
+    if (0.5 * std::erfc(-mid * kSqrtHalf) < p) {
       lo = mid;
     } else {
       hi = mid;

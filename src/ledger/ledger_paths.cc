@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "stepstat/ledger.h"
+#include "stepstat/platform.h"
 
 namespace stepstat {
 namespace {
@@ -46,7 +47,7 @@ std::optional<fs::path> GitDir(fs::path dir) {
 
 fs::path ResolveLedgerPath(const std::optional<std::string>& flag, const char* env,
                            const fs::path& cwd) {
-  if (flag) return *flag;
+  if (flag) return PathFromUtf8(*flag);  // UTF-8, as every argument (exact on Windows too)
   if (env && *env) return env;
   return cwd / ".stepstat" / "ledger.sqlite";
 }

@@ -34,7 +34,7 @@ TEST(LedgerTest, CreatesAStrictWalLedgerAndRecordsOnce) {
   EXPECT_EQ(QueryInt(path, "SELECT count(*) FROM sqlite_master WHERE sql LIKE '%STRICT%'"), 4);
   EXPECT_EQ(QueryInt(path, "SELECT count(*) FROM steps"), 2 * 18);
   sqlite3* db = nullptr;
-  sqlite3_open(path.c_str(), &db);
+  sqlite3_open(path.string().c_str(), &db);
   sqlite3_stmt* stmt = nullptr;
   sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &stmt, nullptr);
   ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
@@ -106,7 +106,7 @@ TEST(LedgerTest, NewerSchemaIsRefusedAndLeftAlone) {
   auto path = FreshDir("newer") / "l.sqlite";
   { ASSERT_TRUE(Ledger::Open(path).ok()); }
   sqlite3* db = nullptr;
-  sqlite3_open(path.c_str(), &db);
+  sqlite3_open(path.string().c_str(), &db);
   sqlite3_exec(db, "PRAGMA user_version = 7", nullptr, nullptr, nullptr);
   sqlite3_close(db);
   std::string before = Bytes(path);
@@ -122,7 +122,7 @@ TEST(LedgerTest, FilesThatAreNotLedgersAreRefusedAndLeftAlone) {
   auto dir = FreshDir("foreign");
   auto other_db = dir / "other.sqlite";
   sqlite3* db = nullptr;
-  sqlite3_open(other_db.c_str(), &db);
+  sqlite3_open(other_db.string().c_str(), &db);
   sqlite3_exec(db, "CREATE TABLE t (x)", nullptr, nullptr, nullptr);
   sqlite3_close(db);
   auto text = dir / "notes.txt";

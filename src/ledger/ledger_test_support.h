@@ -48,7 +48,7 @@ inline RecordRequest SampleRun(std::string label, std::string input_hash, int st
 /// One number from the ledger file, read with a connection of its own.
 inline int64_t QueryInt(const std::filesystem::path& path, const char* sql) {
   sqlite3* db = nullptr;
-  sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+  sqlite3_open_v2(path.string().c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
   sqlite3_stmt* stmt = nullptr;
   int64_t value = -1;
   if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) == SQLITE_OK &&
@@ -62,7 +62,7 @@ inline int64_t QueryInt(const std::filesystem::path& path, const char* sql) {
 
 inline std::string IntegrityCheck(const std::filesystem::path& path) {
   sqlite3* db = nullptr;
-  sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr);
+  sqlite3_open_v2(path.string().c_str(), &db, SQLITE_OPEN_READWRITE, nullptr);
   sqlite3_stmt* stmt = nullptr;
   std::string result = "no answer";
   if (sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &stmt, nullptr) == SQLITE_OK &&

@@ -8,6 +8,7 @@
 #include "command_support.h"
 #include "commands.h"
 #include "stepstat/engine.h"
+#include "stepstat/platform.h"
 #include "stepstat/report.h"
 
 namespace stepstat::cli {
@@ -24,7 +25,7 @@ struct ClassifyOptions {
 
 int RunClassify(const ClassifyOptions& options) {
   RunOptions run;
-  run.inputs.assign(options.inputs.begin(), options.inputs.end());
+  run.inputs = PathsFromUtf8(options.inputs);  // UTF-8 arguments: exact on Windows too
   run.policy = options.policy;
   run.output = OutputToRefuse(options.output);
   run.unmatched_only = options.unmatched;

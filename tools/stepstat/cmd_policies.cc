@@ -7,6 +7,7 @@
 #include "command_support.h"
 #include "commands.h"
 #include "stepstat/engine.h"
+#include "stepstat/platform.h"
 #include "stepstat/report.h"
 
 namespace stepstat::cli {
@@ -21,7 +22,7 @@ struct PoliciesOptions {
 
 int RunCheck(const PoliciesOptions& options) {
   RunOptions run;  // the default policy: the names' times are all the coverage needs
-  run.inputs.assign(options.check.begin(), options.check.end());
+  run.inputs = PathsFromUtf8(options.check);  // UTF-8 arguments: exact on Windows too
   run.output = OutputToRefuse(options.output);
   Result<KernelsResult> kernels = RunKernels(run);
   if (!kernels.ok()) return Fail(kernels.status());

@@ -8,6 +8,7 @@
 #include "command_support.h"
 #include "commands.h"
 #include "stepstat/engine.h"
+#include "stepstat/platform.h"
 #include "stepstat/report.h"
 #include "stepstat/steps.h"
 
@@ -27,7 +28,7 @@ struct StepsCommandOptions {
 
 int RunStepsCommand(const StepsCommandOptions& options) {
   RunOptions run;
-  run.inputs.assign(options.inputs.begin(), options.inputs.end());
+  run.inputs = PathsFromUtf8(options.inputs);  // UTF-8 arguments: exact on Windows too
   run.policy = options.policy;
   run.output = OutputToRefuse(options.output);
   run.steps.range_regex = options.steps_regex;

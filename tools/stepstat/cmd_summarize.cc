@@ -7,6 +7,7 @@
 #include "command_support.h"
 #include "commands.h"
 #include "stepstat/engine.h"
+#include "stepstat/platform.h"
 #include "stepstat/report.h"
 
 namespace stepstat::cli {
@@ -26,7 +27,7 @@ struct SummarizeOptions {
 int RunSummarize(const SummarizeOptions& options) {
   const OutputFormat format = ChooseFormat(options.format, options.output);
   RunOptions run;
-  run.inputs.assign(options.inputs.begin(), options.inputs.end());
+  run.inputs = PathsFromUtf8(options.inputs);  // UTF-8 arguments: exact on Windows too
   run.policy = options.policy;
   run.output = OutputToRefuse(options.output);
   run.details = options.details;
