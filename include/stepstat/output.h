@@ -44,7 +44,9 @@ class AtomicFileWriter {
   bool ok_ = true;
 };
 
-/// Writes `bytes` to standard output; false if the write failed (e.g. a closed pipe).
+/// Writes `bytes` to standard output; false if the write failed (e.g. a closed pipe). On a
+/// Windows console the UTF-8 text is written as UTF-16, so it shows right whatever the
+/// console's code page.
 bool WriteStdout(std::string_view bytes);
 
 // Standard output: a terminal or not, and what it can display.
@@ -61,7 +63,8 @@ size_t StdoutColumns();
 bool StdoutAllowsColor();
 
 /// Whether text output may use Unicode block characters: the locale (LC_ALL, LC_CTYPE,
-/// LANG, first one set) names UTF-8, NO_COLOR is unset and TERM is not "dumb".
+/// LANG, first one set) names UTF-8, NO_COLOR is unset and TERM is not "dumb". On Windows a
+/// console always may (unless NO_COLOR or TERM=dumb): it is written in UTF-16.
 bool TerminalAllowsUnicode();
 
 }  // namespace stepstat

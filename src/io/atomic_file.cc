@@ -9,6 +9,8 @@
 
 #if defined(_WIN32)
 #include <windows.h>
+
+#include "io/windows_text.h"
 #endif
 
 namespace stepstat {
@@ -129,6 +131,11 @@ Status WriteFileAtomically(const std::filesystem::path& path, std::string_view b
 }
 
 bool WriteStdout(std::string_view bytes) {
+#if defined(_WIN32)
+  // A console would show these UTF-8 bytes through its code page (437, 1252, ...), garbling
+  // table bars and any name outside ASCII: it is handed UTF-16 instead.
+  if (StdoutIsConsoleHandle()) return std::fflush(stdout) == 0 && WriteConsoleUtf8(bytes);
+#endif
   return std::fwrite(bytes.data(), 1, bytes.size(), stdout) == bytes.size() &&
          std::fflush(stdout) == 0;
 }

@@ -93,16 +93,15 @@ bool StdoutAllowsColor() {
 bool TerminalAllowsUnicode() {
   if (Env("NO_COLOR") != nullptr) return false;
   if (const char* term = Env("TERM"); term != nullptr && std::string(term) == "dumb") return false;
+#if defined(_WIN32)
+  // A console is written in UTF-16 (WriteStdout), so it shows Unicode whatever its code page
+  // or the locale variables (which the environment may carry from elsewhere).
+  if (StdoutIsConsole(nullptr)) return true;
+#endif
   for (const char* name : {"LC_ALL", "LC_CTYPE", "LANG"}) {
     if (const char* value = Env(name)) return NamesUtf8(value);
   }
-#if defined(_WIN32)
-  // No locale variables (the usual case on Windows): a console shows the UTF-8 bytes we write
-  // as text only when its output code page is UTF-8 (chcp 65001, Windows Terminal's default).
-  return StdoutIsConsole(nullptr) && GetConsoleOutputCP() == CP_UTF8;
-#else
   return false;
-#endif
 }
 
 }  // namespace stepstat

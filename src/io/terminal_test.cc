@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "io/windows_text.h"
 #include "stepstat/output.h"
 #include "test_platform.h"
 
@@ -59,6 +60,22 @@ TEST(StdoutColumns, ColumnsWinsAndNonsenseIsIgnored) {
   EXPECT_EQ(StdoutColumns(), 0u);
   testing_support::UnsetEnv("COLUMNS");
   EXPECT_EQ(StdoutColumns(), 0u);
+}
+
+// Table text reaches a Windows console in pieces, converted to UTF-16 piece by piece: a
+// piece must not end inside a character (a block bar is 3 bytes, some names 4).
+TEST(CompleteUtf8Prefix, HoldsBackOnlyACutSequence) {
+  EXPECT_EQ(CompleteUtf8Prefix(""), 0u);
+  EXPECT_EQ(CompleteUtf8Prefix("abc"), 3u);
+  const std::string bar = "\xE2\x96\x88";  // U+2588 FULL BLOCK
+  EXPECT_EQ(CompleteUtf8Prefix("ab" + bar), 5u);
+  EXPECT_EQ(CompleteUtf8Prefix("ab" + bar.substr(0, 1)), 2u);
+  EXPECT_EQ(CompleteUtf8Prefix("ab" + bar.substr(0, 2)), 2u);
+  const std::string four = "\xF0\x9F\x98\x80";  // U+1F600
+  EXPECT_EQ(CompleteUtf8Prefix(four.substr(0, 3)), 0u);
+  EXPECT_EQ(CompleteUtf8Prefix("x" + four), 5u);
+  EXPECT_EQ(CompleteUtf8Prefix("x\xC3"), 1u);              // the start of \xC3\xA9
+  EXPECT_EQ(CompleteUtf8Prefix("x\x80\x80\x80\x80"), 5u);  // stray continuations: whole
 }
 
 }  // namespace
