@@ -11,6 +11,12 @@
 
 namespace stepstat {
 
+/// How long a concurrent body may run before it counts as hung. A hang waits forever, so
+/// the limit only has to outlast the slowest honest run: under wine on a loaded 2-core
+/// machine (load 13, `nice 19`), each condition-variable hand-off costs a trip through
+/// wineserver, and OverlapMeter's 35,000 one-interval hand-offs took 12 s once.
+inline constexpr std::chrono::seconds kHangLimit{60};
+
 /// Runs `body` on a thread of its own and waits up to `limit` for it. If it is still
 /// running then, the threads it started are stuck on objects of the caller's frame, which
 /// cannot be torn down safely: print what hung and end the process with a failure.

@@ -10,7 +10,6 @@
 namespace stepstat {
 namespace {
 
-using namespace std::chrono_literals;
 using Producer = OverlapMeter::Producer;
 
 std::vector<Interval> Components(uint64_t seed, int n) {
@@ -49,7 +48,7 @@ TEST(OverlapMeter, EqualsIntersectionLengthWithTwoProducerThreads) {
       OverlapMeter meter(max_pending);
       Producer pa = meter.TakeProducer(OverlapMeter::kA);
       Producer pb = meter.TakeProducer(OverlapMeter::kB);
-      MustFinishWithin(10s, "two producers", [&] {
+      MustFinishWithin(kHangLimit, "two producers", [&] {
         std::thread ta([&] { Feed(pa, a, batch); });
         std::thread tb([&] { Feed(pb, b, batch); });
         ta.join();
@@ -74,7 +73,7 @@ TEST(OverlapMeter, OneSideFirstUntilItWaitsThenTheOther) {
       auto& late = first == OverlapMeter::kA ? pb : pa;
       const auto& early_data = first == OverlapMeter::kA ? a : b;
       const auto& late_data = first == OverlapMeter::kA ? b : a;
-      MustFinishWithin(10s, "one side first", [&] {
+      MustFinishWithin(kHangLimit, "one side first", [&] {
         std::thread t1([&] { Feed(early, early_data, 8); });
         // The early side holds 8 > 4 pending: its second Add waits for the other side.
         ASSERT_TRUE(
@@ -96,7 +95,7 @@ TEST(OverlapMeter, AnEmptyAddNeverBlocksEvenOnAFullSide) {
   OverlapMeter meter(/*max_pending=*/2);
   Producer pa = meter.TakeProducer(OverlapMeter::kA);
   std::vector<Interval> three = {{0, 1}, {2, 3}, {4, 5}};
-  MustFinishWithin(5s, "an empty Add on a full side", [&] {
+  MustFinishWithin(kHangLimit, "an empty Add on a full side", [&] {
     ASSERT_TRUE(pa.Add(three));  // side A now holds 3 >= 2 and side B has nothing
     ASSERT_TRUE(pa.Add(std::span<const Interval>()));
     pa.Close();
@@ -117,7 +116,7 @@ TEST(OverlapMeter, SingleThreadUnboundedFeedsOneSideThenTheOther) {
 TEST(OverlapMeter, AbortUnblocksAProducerThatRanAhead) {
   OverlapMeter meter(/*max_pending=*/4);
   Producer pa = meter.TakeProducer(OverlapMeter::kA);
-  MustFinishWithin(5s, "abort", [&] {
+  MustFinishWithin(kHangLimit, "abort", [&] {
     std::thread ta([&] {
       for (int i = 0; i < 100; ++i) pa.Add(Interval{i * 10, i * 10 + 5});
     });
@@ -132,7 +131,7 @@ TEST(OverlapMeter, AProducerGoingOutOfScopeClosesItsSide) {
   OverlapMeter meter(/*max_pending=*/2);
   Producer pa = meter.TakeProducer(OverlapMeter::kA);
   std::vector<Interval> a = Components(9, 100);
-  MustFinishWithin(5s, "a destroyed producer", [&] {
+  MustFinishWithin(kHangLimit, "a destroyed producer", [&] {
     std::thread ta([&] { Feed(pa, a, 1); });
     ASSERT_TRUE(EventuallyTrue([&] { return meter.waiting(OverlapMeter::kA); }));
     { Producer pb = meter.TakeProducer(OverlapMeter::kB); }  // an early return, say

@@ -81,7 +81,7 @@ TEST(StepOverlapMeter, EqualsPerStepBruteForceFromTwoThreads) {
     std::vector<Tagged> launches = Side(random, steps, 0);
     StepOverlapMeter meter(steps, /*max_pending=*/1 + random() % 8);
     size_t kernel_batch = random() % 5, launch_batch = random() % 5;
-    MustFinishWithin(std::chrono::seconds(10), "two producers", [&] {
+    MustFinishWithin(kHangLimit, "two producers", [&] {
       std::thread launch_thread(
           [&] { Feed(meter.TakeProducer(StepOverlapMeter::kLaunches), launches, launch_batch); });
       Feed(meter.TakeProducer(StepOverlapMeter::kKernels), kernels, kernel_batch);
@@ -108,7 +108,7 @@ TEST(StepOverlapMeter, OneSideFirstUntilItWaitsThenTheOther) {
       };
       size_t batch = seed % 4 == 0 ? 0 : seed % 4 == 1 ? 1 : 1000;
       std::atomic<bool> first_done = false;
-      MustFinishWithin(std::chrono::seconds(10), "one side first", [&] {
+      MustFinishWithin(kHangLimit, "one side first", [&] {
         std::thread t1([&] {
           Feed(meter.TakeProducer(first), data(first), batch);
           first_done = true;
@@ -151,7 +151,7 @@ TEST(StepOverlapMeter, HoldsOnlyWhatOneSideIsAhead) {
     }
     turn_changed.notify_all();
   };
-  MustFinishWithin(std::chrono::seconds(10), "lockstep", [&] {
+  MustFinishWithin(kHangLimit, "lockstep", [&] {
     std::thread launch_thread([&] {
       StepOverlapMeter::Producer producer = meter.TakeProducer(StepOverlapMeter::kLaunches);
       for (size_t s = 0; s < steps; ++s) {
@@ -185,7 +185,7 @@ TEST(StepOverlapMeter, PipelinedLaunchesMeetThePreviousStepsKernels) {
     if (s + 1 < steps) launches.push_back({s + 1, {t + 10, t + 40}});  // during step s
   }
   StepOverlapMeter meter(steps, 4);
-  MustFinishWithin(std::chrono::seconds(10), "pipelined", [&] {
+  MustFinishWithin(kHangLimit, "pipelined", [&] {
     std::thread launch_thread(
         [&] { Feed(meter.TakeProducer(StepOverlapMeter::kLaunches), launches, 1); });
     Feed(meter.TakeProducer(StepOverlapMeter::kKernels), kernels, 1);

@@ -185,7 +185,7 @@ TEST(SummarySinkPair, NoReaderOrderOrBatchShapeHangs) {
                [&](auto& sink, auto part) { return sink.OnLaunchCalls(part, h.names); });
           launch_done = true;
         };
-        MustFinishWithin(std::chrono::seconds(10), "the summary sink pair", [&] {
+        MustFinishWithin(kHangLimit, "the summary sink pair", [&] {
           std::thread first(gpu_first ? std::function<void()>(run_gpu) : run_launch);
           OverlapMeter::Side side = gpu_first ? OverlapMeter::kA : OverlapMeter::kB;
           std::atomic<bool>& done = gpu_first ? gpu_done : launch_done;
