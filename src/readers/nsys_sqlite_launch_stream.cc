@@ -212,8 +212,7 @@ Result<KernelSurvey> SurveyKernels(ExportContext& context, const std::string& ke
   }
   // Several processes: the first kMaxProcessStreams + 1 of them, without SQL's DISTINCT
   // (an index probe per row).
-  ASSIGN_OR_RETURN(SqliteStatement keys,
-                   context.db().Prepare("SELECT " + kernel_pid_key + from));
+  ASSIGN_OR_RETURN(SqliteStatement keys, context.db().Prepare("SELECT " + kernel_pid_key + from));
   int64_t previous = 0;
   bool first = true;
   for (;;) {
@@ -288,7 +287,9 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
   for (int64_t process : processes) {
     ScanQuery calls;
     calls.columns = {"rowid", "start", "end", global_tid, correlation, "nameId", call_pid_key};
-    calls.from = "FROM " + table + call_filter;
+    calls.from = "FROM ";
+    calls.from += table;
+    calls.from += call_filter;
     calls.key = {6, 4, 1, 0};  // process, correlation id, start, rowid
     ScanQuery kernels;
     kernels.columns = {"rowid",
@@ -302,8 +303,13 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
     kernels.key = {6, 1, 2, 0};  // process, correlation id, start, rowid
     if (!one_stream && kernels_have_pid) {
       const std::string key = std::to_string(process);
-      calls.from += " AND " + call_pid_key + " = " + key;
-      kernels.from += " AND " + kernel_pid_key + " = " + key;
+      for (auto [from, pid_key] :
+           {std::pair{&calls.from, &call_pid_key}, std::pair{&kernels.from, &kernel_pid_key}}) {
+        *from += " AND ";
+        *from += *pid_key;
+        *from += " = ";
+        *from += key;
+      }
     }
     ASSIGN_OR_RETURN(SortedScan call_scan, SortedScan::Open(context.db(), calls, window_rows));
     ASSIGN_OR_RETURN(SortedScan kernel_scan,
