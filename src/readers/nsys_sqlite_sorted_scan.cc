@@ -58,9 +58,8 @@ Result<ScanOrder> CheckStorageOrder(const SqliteDb& db, const ScanQuery& query,
   if (key_size == 0 || key_size > kMaxKeyColumns) return ScanOrder::kSqlSort;
   std::vector<std::string> key_columns;
   for (int column : query.key) key_columns.push_back(query.columns.at(column));
-  ASSIGN_OR_RETURN(
-      SqliteStatement check,
-      db.Prepare("SELECT stepstat_key_order(" + JoinColumns(key_columns) + ") " + query.from));
+  ASSIGN_OR_RETURN(SqliteStatement check, db.Prepare("SELECT stepstat_key_order(" +
+                                                     JoinColumns(key_columns) + ") " + query.from));
   ASSIGN_OR_RETURN(bool row, check.Step());
   const int64_t verdict = row ? check.Int64(0) : 0;
   if (verdict == 0) return ScanOrder::kStorage;
