@@ -1,5 +1,6 @@
 #include "io/padded_file_map.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -106,11 +107,9 @@ Result<std::unique_ptr<PaddedFileMap>> PaddedFileMap::Open(const std::filesystem
     return MapError(display_name, std::strerror(error));
   }
   if (size > 0) {
-    int flags = MAP_PRIVATE | MAP_FIXED;
-#ifdef MAP_POPULATE
-    flags |= MAP_POPULATE;  // one call maps every cached page instead of a fault per page
-#endif
-    void* file = ::mmap(reserved, size, PROT_READ, flags, fd, 0);
+    // No MAP_POPULATE: pages come in by Prefetch as the parser reaches them, so that what
+    // it Releases behind it leaves resident memory bounded by its window.
+    void* file = ::mmap(reserved, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
     if (file == MAP_FAILED) {
       int error = errno;
       ::munmap(reserved, mapped);
@@ -121,10 +120,31 @@ Result<std::unique_ptr<PaddedFileMap>> PaddedFileMap::Open(const std::filesystem
   }
   ::close(fd);  // the mapping keeps the file
   return std::unique_ptr<PaddedFileMap>(
-      new PaddedFileMap(static_cast<const char*>(reserved), size, mapped, mapped));
+      new PaddedFileMap(static_cast<const char*>(reserved), size, mapped, mapped, page));
 }
 
 PaddedFileMap::~PaddedFileMap() { ::munmap(const_cast<char*>(data_), mapped_); }
+
+void PaddedFileMap::Prefetch(size_t begin, size_t end) const {
+  end = std::min(end, size_);
+  begin = begin / page_ * page_;  // the page holding `begin`
+  if (begin >= end) return;
+#ifdef MADV_POPULATE_READ
+  // Fails on kernels before 5.14 (EINVAL): the pages then come in by faults.
+  ::madvise(const_cast<char*>(data_) + begin, end - begin, MADV_POPULATE_READ);
+#else
+  ::madvise(const_cast<char*>(data_) + begin, end - begin, MADV_WILLNEED);
+#endif
+}
+
+void PaddedFileMap::Release(size_t begin, size_t end) const {
+  end = std::min(end, size_) / page_ * page_;  // pages wholly inside only
+  begin = (begin + page_ - 1) / page_ * page_;
+  if (begin >= end) return;
+  // A private read-only file mapping has no changes to lose: its pages are dropped from
+  // this process and read again from the page cache if touched.
+  ::madvise(const_cast<char*>(data_) + begin, end - begin, MADV_DONTNEED);
+}
 
 #else
 
@@ -134,6 +154,8 @@ Result<std::unique_ptr<PaddedFileMap>> PaddedFileMap::Open(const std::filesystem
 }
 
 PaddedFileMap::~PaddedFileMap() = default;
+void PaddedFileMap::Prefetch(size_t, size_t) const {}
+void PaddedFileMap::Release(size_t, size_t) const {}
 
 #endif
 

@@ -1,7 +1,8 @@
 // A whole regular file mapped read-only and followed by readable zero bytes, for parsers
 // that read past the end of their input (simdjson reads up to SIMDJSON_PADDING bytes past
 // it). Parsing the mapping in place spares a copy of the file into fresh memory, which on
-// these machines costs more to touch than parsing does.
+// these machines costs more to touch than parsing does. Mapped pages count as resident
+// memory: a parser that reads front to back releases what it is done with (Release).
 #pragma once
 
 #include <cstddef>
@@ -30,13 +31,23 @@ class PaddedFileMap {
   /// Bytes readable from bytes().data(): the file and at least `zero_tail` zeros after it.
   size_t readable_size() const { return readable_; }
 
+  /// Pages are mapped in as they are read, not all at Open, so that a parser going through
+  /// the file front to back can keep its resident memory to a window:
+  /// Prefetch maps the pages of bytes [begin, end) in one call (cheaper than a fault per
+  /// page); Release drops the pages wholly inside [begin, end) from this process's memory
+  /// (they stay in the page cache, and views into them stay valid: reading one maps it in
+  /// again). Both are hints: where the OS lacks them they do nothing.
+  void Prefetch(size_t begin, size_t end) const;
+  void Release(size_t begin, size_t end) const;
+
  private:
-  PaddedFileMap(const char* data, size_t size, size_t readable, size_t mapped)
-      : data_(data), size_(size), readable_(readable), mapped_(mapped) {}
+  PaddedFileMap(const char* data, size_t size, size_t readable, size_t mapped, size_t page)
+      : data_(data), size_(size), readable_(readable), mapped_(mapped), page_(page) {}
   const char* data_;
   size_t size_;
   size_t readable_;
   size_t mapped_;  ///< length of the whole reservation, for munmap
+  size_t page_;    ///< the OS page size
 };
 
 }  // namespace stepstat

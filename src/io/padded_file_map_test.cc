@@ -75,5 +75,29 @@ TEST(PaddedFileMap, MissingFileAndDirectoryAreErrorsNamingTheFile) {
   EXPECT_FALSE(PaddedFileMap::Open(fs::temp_directory_path(), "dir", 64).ok());
 }
 
+// Release drops pages from this process only: the bytes read the same afterwards, also
+// at ranges that start or end inside a page, and Prefetch of any range is harmless.
+TEST(PaddedFileMap, ReleasedAndPrefetchedPagesReadTheSame) {
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  std::string content(5 * page + 123, '\0');
+  for (size_t i = 0; i < content.size(); ++i) content[i] = static_cast<char>('a' + i * 7 % 26);
+  fs::path path = WriteTemp("padded_file_map_release_test", content);
+  Result<std::unique_ptr<PaddedFileMap>> map = PaddedFileMap::Open(path, "t.json", 64);
+  ASSERT_TRUE(map.ok()) << map.status().message();
+  const PaddedFileMap& file = *map.value();
+  file.Prefetch(0, 2 * page + 5);
+  EXPECT_EQ(file.bytes(), content);
+  file.Release(0, 2 * page + 5);
+  file.Release(3 * page - 1, 4 * page + 1);
+  EXPECT_EQ(file.bytes(), content);
+  file.Release(0, content.size() + 1000);  // past the end: clipped to the file
+  file.Prefetch(4 * page, content.size() + 1000);
+  EXPECT_EQ(file.bytes(), content);
+  for (size_t i = content.size(); i < content.size() + 64; ++i) {
+    ASSERT_EQ(file.bytes().data()[i], '\0') << i;  // the zero tail is untouched
+  }
+  fs::remove(path);
+}
+
 }  // namespace
 }  // namespace stepstat

@@ -336,11 +336,13 @@ Result<ReadReport> ParseKinetoJson(std::string& json, std::string_view display_n
 namespace kineto {
 
 Result<ReadReport> ParsePaddedJson(std::string_view json, size_t readable_size,
-                                   std::string_view display_name, TraceSink& sink) {
+                                   std::string_view display_name, TraceSink& sink,
+                                   const DocumentWindow& window) {
   StringPool pool;
   kineto::Records records;
-  if (!kineto::ParseEventsInChunks(json, display_name, pool, records).ok()) {
+  if (!kineto::ParseEventsInChunks(json, display_name, pool, records, window).ok()) {
     records = kineto::Records();
+    if (window.ahead) window.ahead(0, json.size());
     RETURN_IF_ERROR(kineto::ParseEvents(json.data(), json.size(), readable_size, {json, 0},
                                         display_name, pool, records));
   }

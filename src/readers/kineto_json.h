@@ -4,10 +4,13 @@
 // become CpuRanges. Times are exact: "ts"/"dur" are decimal microseconds
 // converted from their JSON text, never through a double.
 //
-// Memory: the whole JSON document is held in memory (simdjson parses one padded buffer: a
-// plain file is mapped, a compressed one decompressed into a buffer), plus simdjson's index
-// (4 bytes per JSON token) and one compact record per GPU op, launch call and CPU range,
-// sorted before they are emitted.
+// Memory: a plain file is mapped and, when it can be cut into chunks (one event per line,
+// as the profiler writes it), parsed a few MiB at a time, its pages mapped in ahead of the
+// parse and released behind it, so only a window of it is resident; a compressed file is
+// decompressed into one buffer, and a file that cannot be cut is parsed whole (simdjson's
+// index then takes 4 bytes per JSON token). On top: one compact record per GPU op, launch
+// call and CPU range (~100 bytes), sorted before they are emitted: that part grows with the
+// trace.
 #pragma once
 
 #include <filesystem>

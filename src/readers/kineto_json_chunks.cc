@@ -55,7 +55,7 @@ Status CannotCut(std::string_view display_name) {
 }  // namespace
 
 Status ParseEventsInChunks(std::string_view document, std::string_view display_name,
-                           StringPool& pool, Records& records) {
+                           StringPool& pool, Records& records, const DocumentWindow& window) {
   if (document.size() < 2 * kChunkBytes) return CannotCut(display_name);  // whole is fine
   std::string buffer;
   buffer.reserve(kChunkBytes + kHead.size() + kTail.size() + simdjson::SIMDJSON_PADDING);
@@ -66,6 +66,7 @@ Status ParseEventsInChunks(std::string_view document, std::string_view display_n
     const size_t first_call = records.calls.size();
     const size_t first_range = records.ranges.size();
     const bool last = document.size() - begin <= kChunkBytes + kChunkBytes / 2;
+    if (window.ahead) window.ahead(begin, last ? document.size() : begin + kChunkBytes);
     std::string_view body;
     size_t cut = document.size();
     if (!last) {
@@ -97,6 +98,9 @@ Status ParseEventsInChunks(std::string_view document, std::string_view display_n
       records.lines_resolved = true;
       return Status::Ok();
     }
+    // The chunk was copied out and its lines counted: the document before the cut is done
+    // (a failed cut later parses the whole document, which maps it in again).
+    if (window.behind) window.behind(cut);
     begin = cut;
   }
 }

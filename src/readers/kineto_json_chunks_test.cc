@@ -4,6 +4,8 @@
 #include <simdjson.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "fixtures/formats/collecting_sink.h"
 #include "readers/kineto_json.h"
@@ -103,6 +105,36 @@ TEST(KinetoChunks, ChunkedParseGivesTheWholeParsesRecords) {
   EXPECT_EQ(whole.base_time_ns, int64_t{1700000000000000000});
   EXPECT_EQ(whole.device_names.size(), 2u);
   ExpectSameRecords(whole, chunked, whole_pool, chunk_pool);
+}
+
+// The owner of a mapped document is told each chunk's bytes before they are read and the
+// cut behind which nothing is needed: in order, covering the document once, and the records
+// are those of a parse told nothing.
+TEST(KinetoChunks, TheWindowMovesForwardOverTheWholeDocument) {
+  std::string json = ChunkableTrace(20 << 20, /*compact=*/false);
+  const size_t size = json.size();
+  json.append(simdjson::SIMDJSON_PADDING, '\0');
+  std::string_view document(json.data(), size);
+  std::vector<std::pair<size_t, size_t>> ahead;
+  std::vector<size_t> behind;
+  kineto::DocumentWindow window;
+  window.ahead = [&](size_t begin, size_t end) { ahead.emplace_back(begin, end); };
+  window.behind = [&](size_t end) { behind.push_back(end); };
+  StringPool plain_pool, window_pool;
+  kineto::Records plain, windowed;
+  ASSERT_TRUE(kineto::ParseEventsInChunks(document, "t.json", plain_pool, plain).ok());
+  ASSERT_TRUE(kineto::ParseEventsInChunks(document, "t.json", window_pool, windowed, window).ok());
+  ExpectSameRecords(plain, windowed, plain_pool, window_pool);
+  ASSERT_GE(ahead.size(), 3u);
+  EXPECT_EQ(behind.size(), ahead.size() - 1);  // the last chunk ends the parse
+  EXPECT_EQ(ahead.front().first, 0u);
+  EXPECT_EQ(ahead.back().second, size);
+  for (size_t i = 0; i < behind.size(); ++i) {
+    // Released only behind the chunk just read, and the next chunk starts at the cut.
+    EXPECT_GT(behind[i], ahead[i].first) << i;
+    EXPECT_LE(behind[i], ahead[i].second) << i;
+    EXPECT_EQ(ahead[i + 1].first, behind[i]) << i;
+  }
 }
 
 TEST(KinetoChunks, CompactDocumentsAndBadCutsAreLeftToTheWholeParse) {

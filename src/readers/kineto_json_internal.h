@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,10 +44,20 @@ struct LineCursor {
 void OffsetsToLines(std::string_view document, Records& records, size_t first_op, size_t first_call,
                     size_t first_range, LineCursor& cursor);
 
+/// Where the parse is in the document, for an owner of its memory that maps pages in as
+/// they are needed (PaddedFileMap): `ahead(begin, end)` before bytes [begin, end) are read,
+/// `behind(end)` once no byte before `end` is needed in memory any more (views into them
+/// must stay valid: such pages may be read again). Either may be empty.
+struct DocumentWindow {
+  std::function<void(size_t begin, size_t end)> ahead;
+  std::function<void(size_t end)> behind;
+};
+
 /// ParseKinetoJson over `json`, whose buffer is readable (and zero) up to
 /// `json.data() + readable_size`, at least SIMDJSON_PADDING bytes past its end.
 Result<ReadReport> ParsePaddedJson(std::string_view json, size_t readable_size,
-                                   std::string_view display_name, TraceSink& sink);
+                                   std::string_view display_name, TraceSink& sink,
+                                   const DocumentWindow& window = {});
 
 /// Where a parsed text lies in the document: its byte i is byte i + shift of `document`
 /// (a chunk copied out with a made-up prefix has shift = its offset - the prefix's length).
@@ -74,7 +85,7 @@ Status ParseEvents(const char* data, size_t size, size_t padded_size, const Text
 /// starting with '{' near a cut, or anything unexpected, including any error in the input):
 /// callers then parse it whole, which also gives the error message.
 Status ParseEventsInChunks(std::string_view document, std::string_view display_name,
-                           StringPool& pool, Records& records);
+                           StringPool& pool, Records& records, const DocumentWindow& window = {});
 
 /// Exact ns of a time written as plain decimal µs ("1712867402000000", "12.345": at most 3
 /// fraction digits, at most 19 digits); nullopt for any other form, which callers hand to

@@ -1,6 +1,7 @@
 // ReadKinetoJson: a plain file is parsed where it is mapped (no copy: fresh memory costs
-// more to touch than parsing costs); compressed files and pipes go through a ByteSource
-// into one buffer, because simdjson parses a whole padded document.
+// more to touch than parsing costs), its pages mapped in ahead of the parse and released
+// behind it; compressed files and pipes go through a ByteSource into one buffer, because
+// simdjson parses a whole padded document.
 #include <simdjson.h>
 
 #include <string>
@@ -42,7 +43,12 @@ Result<ReadReport> ReadKinetoJson(const std::filesystem::path& path, std::string
       PaddedFileMap::Open(path, display_name, simdjson::SIMDJSON_PADDING);
   if (mapped.ok() && !LooksCompressed(mapped.value()->bytes())) {
     const PaddedFileMap& map = *mapped.value();
-    return kineto::ParsePaddedJson(map.bytes(), map.readable_size(), display_name, sink);
+    // Pages mapped in a chunk ahead and dropped behind: resident memory holds a window of
+    // the file, not all of it.
+    kineto::DocumentWindow window;
+    window.ahead = [&map](size_t begin, size_t end) { map.Prefetch(begin, end); };
+    window.behind = [&map](size_t end) { map.Release(0, end); };
+    return kineto::ParsePaddedJson(map.bytes(), map.readable_size(), display_name, sink, window);
   }
   ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenByteSource(path, display_name));
   std::error_code ec;

@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <array>
+#include <cstdint>
 #include <mutex>
 #include <utility>
 
@@ -34,6 +36,47 @@ Status SqliteError(sqlite3* db, std::string_view display_name, std::string_view 
   return ErrorAt(display_name, 0, message);
 }
 
+// The aggregate stepstat_key_order(k1, ..., kn), n <= 4: 0 when the keys of the rows, in
+// the order the query visits them, never decrease (lexicographically) and are all integers;
+// 1 when some decrease; 2 when one is not an integer. An aggregate runs inside SQLite's VM, so
+// the check costs about what `SELECT sum(...)` does, well under stepping rows out through
+// the C API.
+struct KeyOrderState {
+  std::array<int64_t, 4> previous;
+  bool started;
+  int verdict;
+};
+
+void KeyOrderStep(sqlite3_context* context, int argc, sqlite3_value** argv) {
+  auto* state =
+      static_cast<KeyOrderState*>(sqlite3_aggregate_context(context, sizeof(KeyOrderState)));
+  if (state == nullptr) {
+    sqlite3_result_error_nomem(context);
+    return;
+  }
+  if (state->verdict == 2) return;
+  if (argc < 1 || argc > 4) {
+    state->verdict = 2;
+    return;
+  }
+  std::array<int64_t, 4> key{};
+  for (int i = 0; i < argc; ++i) {
+    if (sqlite3_value_type(argv[i]) != SQLITE_INTEGER) {
+      state->verdict = 2;
+      return;
+    }
+    key[i] = sqlite3_value_int64(argv[i]);
+  }
+  if (state->started && key < state->previous) state->verdict = 1;
+  state->previous = key;
+  state->started = true;
+}
+
+void KeyOrderFinal(sqlite3_context* context) {
+  auto* state = static_cast<KeyOrderState*>(sqlite3_aggregate_context(context, 0));
+  sqlite3_result_int(context, state == nullptr ? 0 : state->verdict);
+}
+
 Status NotADatabase(std::string_view display_name) {
   return ErrorAt(display_name, 0, "not an SQLite database, so not an nsys SQLite export");
 }
@@ -61,6 +104,12 @@ Result<SqliteDb> SqliteDb::Open(const std::filesystem::path& path, std::string_v
     return ErrorAt(display_name, 0, what);
   }
   sqlite3_extended_result_codes(db, 1);
+  if (sqlite3_create_function(db, "stepstat_key_order", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+                              nullptr, nullptr, KeyOrderStep, KeyOrderFinal) != SQLITE_OK) {
+    Status status = SqliteError(db, display_name, "registering a function");
+    sqlite3_close(db);
+    return status;
+  }
   return SqliteDb(db, std::string(display_name));
 }
 
@@ -164,6 +213,22 @@ int64_t SqliteStatement::Int64(int column) const { return sqlite3_column_int64(s
 std::optional<int64_t> SqliteStatement::OptionalInt64(int column) const {
   if (sqlite3_column_type(stmt_, column) != SQLITE_INTEGER) return std::nullopt;
   return sqlite3_column_int64(stmt_, column);
+}
+
+uint32_t SqliteStatement::Integers(int count, int64_t* values) const {
+  // sqlite3_column_value's value is "unprotected": safe to read here because a connection
+  // and its statements are used by one thread (Open's NOMUTEX), as SQLite's docs allow.
+  uint32_t integers = 0;
+  for (int i = 0; i < count; ++i) {
+    sqlite3_value* value = sqlite3_column_value(stmt_, i);
+    if (sqlite3_value_type(value) == SQLITE_INTEGER) {
+      values[i] = sqlite3_value_int64(value);
+      integers |= 1U << i;
+    } else {
+      values[i] = 0;
+    }
+  }
+  return integers;
 }
 
 std::string_view SqliteStatement::Text(int column) const {

@@ -22,7 +22,9 @@ class SqliteStatement;
 class SqliteDb {
  public:
   /// Opens `path` read-only as an immutable database (no locks, no journal, no writes). The
-  /// connection and its statements must be used by one thread at a time.
+  /// connection and its statements must be used by one thread at a time. Queries may call
+  /// the aggregate stepstat_key_order(k1, ..., k4): 0 when the rows' keys, as visited, never
+  /// decrease; 1 when some do; 2 when one is not an integer.
   static Result<SqliteDb> Open(const std::filesystem::path& path, std::string_view display_name);
 
   SqliteDb(SqliteDb&& other) noexcept;
@@ -69,6 +71,10 @@ class SqliteStatement {
   std::optional<int64_t> OptionalInt64(int column) const;
   /// Valid until the next Step() or Reset().
   std::string_view Text(int column) const;
+  /// Columns [0, count) into `values` (0 where not an integer); returns a mask whose bit i is
+  /// set when column i held an integer. One value fetch per column: cheaper than
+  /// OptionalInt64 column by column on hot paths.
+  uint32_t Integers(int count, int64_t* values) const;
 
  private:
   friend class SqliteDb;

@@ -1,5 +1,6 @@
 // The GPU half of the nsys SQLite reader: kernels, memcpys and memsets, each table read in
-// one ORDER BY start scan and merged, so ops reach the sink sorted without a copy of them all.
+// start order (a SortedScan: storage order when nsys wrote it so, which it does) and merged,
+// so ops reach the sink sorted without a copy of them all.
 #include <array>
 #include <limits>
 #include <memory>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "readers/nsys_sqlite_internal.h"
+#include "readers/nsys_sqlite_sorted_scan.h"
 
 namespace stepstat::nsys_sqlite {
 namespace {
@@ -114,7 +116,7 @@ class CopyKindNames {
 struct Cursor {
   std::string table;
   OpKind kind = OpKind::kKernel;
-  std::optional<SqliteStatement> stmt;
+  std::optional<SortedScan> scan;
   bool has_row = false;
   GpuOp op;
 };
@@ -137,16 +139,23 @@ Result<std::optional<Cursor>> OpenCursor(ExportContext& context, std::string tab
     return ErrorAt(context.display_name(), 0,
                    table + " has neither a 'demangledName' nor a 'shortName' column");
   }
-  std::string sql = "SELECT rowid, start, end, " + ColumnOrNull(columns, "deviceId") + ", " +
-                    ColumnOrNull(columns, "streamId") + ", " +
-                    ColumnOrNull(columns, "correlationId") + ", " +
-                    ColumnOrNull(columns, "globalPid") + ", " + extra1 + ", " + extra2 + " FROM " +
-                    table + " ORDER BY start, rowid";
-  ASSIGN_OR_RETURN(SqliteStatement stmt, context.db().Prepare(sql));
+  ScanQuery query;
+  query.columns = {"rowid",
+                   "start",
+                   "end",
+                   ColumnOrNull(columns, "deviceId"),
+                   ColumnOrNull(columns, "streamId"),
+                   ColumnOrNull(columns, "correlationId"),
+                   ColumnOrNull(columns, "globalPid"),
+                   extra1,
+                   extra2};
+  query.from = "FROM " + table;
+  query.key = {kStart, kRowId};  // ORDER BY start, rowid
+  ASSIGN_OR_RETURN(SortedScan scan, SortedScan::Open(context.db(), query));
   Cursor cursor;
   cursor.table = std::move(table);
   cursor.kind = kind;
-  cursor.stmt.emplace(std::move(stmt));
+  cursor.scan.emplace(std::move(scan));
   return std::optional<Cursor>(std::move(cursor));
 }
 
@@ -164,31 +173,31 @@ class GpuOpReader {
 
   // Moves `cursor` to its next row and converts it.
   Status Advance(Cursor& cursor) {
-    SqliteStatement& stmt = *cursor.stmt;
-    ASSIGN_OR_RETURN(cursor.has_row, stmt.Step());
+    ASSIGN_OR_RETURN(cursor.has_row, cursor.scan->Step());
     if (!cursor.has_row) return Status::Ok();
+    const IntRow& row = cursor.scan->row();
     ++rows_;
     GpuOp& op = cursor.op;
     op = GpuOp();
     op.kind = cursor.kind;
-    op.line = stmt.Int64(kRowId);
-    std::optional<int64_t> start = stmt.OptionalInt64(kStart);
-    std::optional<int64_t> end = stmt.OptionalInt64(kEnd);
+    op.line = row.Int64(kRowId);
+    std::optional<int64_t> start = row.OptionalInt64(kStart);
+    std::optional<int64_t> end = row.OptionalInt64(kEnd);
     if (!start || !end)
       return context_.RowError(cursor.table, op.line, "start or end is not an integer");
     if (*start < 0) return context_.RowError(cursor.table, op.line, "negative start");
     if (*end < *start) return context_.RowError(cursor.table, op.line, "end before start");
     op.start_ns = *start;
     op.duration_ns = *end - *start;
-    op.stream = stmt.OptionalInt64(kStreamId).value_or(-1);
-    op.correlation_id = stmt.OptionalInt64(kCorrelationId).value_or(-1);
-    op.device = devices_.Get(stmt.OptionalInt64(kDeviceId).value_or(0), context_.pool());
-    std::optional<int64_t> pid = stmt.OptionalInt64(kGlobalPid);
+    op.stream = row.OptionalInt64(kStreamId).value_or(-1);
+    op.correlation_id = row.OptionalInt64(kCorrelationId).value_or(-1);
+    op.device = devices_.Get(row.OptionalInt64(kDeviceId).value_or(0), context_.pool());
+    std::optional<int64_t> pid = row.OptionalInt64(kGlobalPid);
     if (pid) op.pid = static_cast<int32_t>((*pid >> 24) & 0xFFFFFF);
     switch (cursor.kind) {
       case OpKind::kKernel: {
-        ASSIGN_OR_RETURN(op.name, KernelName(cursor.table, stmt, op.line));
-        std::optional<int64_t> correlation = stmt.OptionalInt64(kCorrelationId);
+        ASSIGN_OR_RETURN(op.name, KernelName(cursor.table, row, op.line));
+        std::optional<int64_t> correlation = row.OptionalInt64(kCorrelationId);
         if (correlation && kernels_ != nullptr) {
           kernels_->push_back(
               {pid.value_or(0), *correlation, op.start_ns, op.duration_ns, op.name});
@@ -196,11 +205,11 @@ class GpuOpReader {
         break;
       }
       case OpKind::kMemcpy:
-        op.bytes = stmt.OptionalInt64(kExtra1).value_or(-1);
-        op.name = copy_kinds_.Get(stmt.OptionalInt64(kExtra2), context_.pool());
+        op.bytes = row.OptionalInt64(kExtra1).value_or(-1);
+        op.name = copy_kinds_.Get(row.OptionalInt64(kExtra2), context_.pool());
         break;
       case OpKind::kMemset:
-        op.bytes = stmt.OptionalInt64(kExtra1).value_or(-1);
+        op.bytes = row.OptionalInt64(kExtra1).value_or(-1);
         op.name = memset_name_;
         break;
     }
@@ -211,9 +220,9 @@ class GpuOpReader {
 
  private:
   // demangledName (what cuda_gpu_trace prints by default), else shortName.
-  Result<NameId> KernelName(const std::string& table, SqliteStatement& stmt, int64_t rowid) {
+  Result<NameId> KernelName(const std::string& table, const IntRow& row, int64_t rowid) {
     for (int column : {kExtra1, kExtra2}) {
-      std::optional<int64_t> string_id = stmt.OptionalInt64(column);
+      std::optional<int64_t> string_id = row.OptionalInt64(column);
       if (!string_id) continue;
       ASSIGN_OR_RETURN(std::optional<NameId> name, context_.ResolveString(*string_id));
       if (name) return *name;

@@ -9,6 +9,7 @@
 
 #include "readers/launch_apis.h"
 #include "readers/nsys_sqlite_internal.h"
+#include "readers/nsys_sqlite_sorted_scan.h"
 
 namespace stepstat::nsys_sqlite {
 
@@ -54,11 +55,16 @@ Result<int64_t> ReadLaunchCalls(ExportContext& context, std::vector<KernelRef>& 
     if (!id_list.empty()) id_list += ',';
     id_list += std::to_string(id);
   }
-  ASSIGN_OR_RETURN(
-      SqliteStatement stmt,
-      context.db().Prepare("SELECT rowid, start, end, " + ColumnOrNull(columns, "globalTid") +
-                           ", " + ColumnOrNull(columns, "correlationId") + ", nameId FROM " +
-                           table + " WHERE nameId IN (" + id_list + ") ORDER BY start, rowid"));
+  ScanQuery query;
+  query.columns = {"rowid",
+                   "start",
+                   "end",
+                   ColumnOrNull(columns, "globalTid"),
+                   ColumnOrNull(columns, "correlationId"),
+                   "nameId"};
+  query.from = "FROM " + table + " WHERE nameId IN (" + id_list + ")";
+  query.key = {1, 0};  // start, rowid
+  ASSIGN_OR_RETURN(SortedScan scan, SortedScan::Open(context.db(), query));
   const NameId unknown_kernel = context.pool().Intern("");
   std::vector<LaunchCall> batch;
   batch.reserve(kBatchSize);
@@ -71,26 +77,27 @@ Result<int64_t> ReadLaunchCalls(ExportContext& context, std::vector<KernelRef>& 
     return status;
   };
   for (;;) {
-    ASSIGN_OR_RETURN(bool has_row, stmt.Step());
+    ASSIGN_OR_RETURN(bool has_row, scan.Step());
     if (!has_row) break;
+    const IntRow& row = scan.row();
     ++rows;
     LaunchCall call;
-    call.line = stmt.Int64(0);
-    std::optional<int64_t> start = stmt.OptionalInt64(1);
-    std::optional<int64_t> end = stmt.OptionalInt64(2);
+    call.line = row.Int64(0);
+    std::optional<int64_t> start = row.OptionalInt64(1);
+    std::optional<int64_t> end = row.OptionalInt64(2);
     if (!start || !end) return context.RowError(table, call.line, "start or end is not an integer");
     if (*start < 0) return context.RowError(table, call.line, "negative start");
     if (*end < *start) return context.RowError(table, call.line, "end before start");
     call.api_start_ns = *start;
     call.api_duration_ns = *end - *start;
-    std::optional<int64_t> global_tid = stmt.OptionalInt64(3);
-    std::optional<int64_t> correlation = stmt.OptionalInt64(4);
+    std::optional<int64_t> global_tid = row.OptionalInt64(3);
+    std::optional<int64_t> correlation = row.OptionalInt64(4);
     if (global_tid) {
       call.pid = (*global_tid >> 24) & 0xFFFFFF;
       call.tid = *global_tid & 0xFFFFFF;
     }
     call.correlation_id = correlation.value_or(-1);
-    call.api_name = launch_names.at(stmt.Int64(5));
+    call.api_name = launch_names.at(row.Int64(5));
     call.kernel_name = unknown_kernel;
 
     // A graph launch runs many kernels under one correlation id: one call per kernel, as in

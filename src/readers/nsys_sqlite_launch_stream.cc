@@ -1,21 +1,23 @@
 // Launch calls joined to their kernels without holding every kernel (ReadLaunchCalls keeps a
 // record per kernel for its join): per process, runtime calls and kernels are each read in
-// one ORDER BY correlationId scan and merge-joined; the processes' joined streams are merged
-// by API start. Correlation ids are handed out as calls enter the API, so within a process
+// correlationId order (a SortedScan: storage order, without SQLite's sorter, when the table
+// allows, as nsys writes it) and merge-joined; the processes' joined streams are merged by
+// API start. Correlation ids are handed out as calls enter the API, so within a process
 // correlation order is start order but for threads racing into the API at the same moment; a
-// small reorder window absorbs those. Past the window calls arrive unsorted and the sink
-// takes its unsorted path: slower, never wrong.
+// small reorder window absorbs those (a NearlySortedQueue: the in-order majority costs O(1)).
+// Past the window calls arrive unsorted and the sink takes its unsorted path: slower, never
+// wrong.
 #include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <optional>
-#include <queue>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "readers/nearly_sorted_queue.h"
 #include "readers/nsys_sqlite_internal.h"
+#include "readers/nsys_sqlite_sorted_scan.h"
 
 namespace stepstat::nsys_sqlite {
 namespace {
@@ -36,7 +38,7 @@ struct KernelRow {
 // order): yields one LaunchCall per (call, kernel) pair, as ReadLaunchCalls does.
 class ProcessJoin {
  public:
-  ProcessJoin(ExportContext& context, SqliteStatement calls, SqliteStatement kernels,
+  ProcessJoin(ExportContext& context, SortedScan calls, SortedScan kernels,
               const std::unordered_map<int64_t, NameId>& api_names)
       : context_(context),
         calls_(std::move(calls)),
@@ -82,23 +84,24 @@ class ProcessJoin {
   // Columns: rowid, start, end, globalTid, correlationId, nameId, pid key.
   Status ReadCall() {
     static const std::string kTable = "CUPTI_ACTIVITY_KIND_RUNTIME";
+    const IntRow& row = calls_.row();
     LaunchCall call;
-    call.line = calls_.Int64(0);
-    std::optional<int64_t> start = calls_.OptionalInt64(1);
-    std::optional<int64_t> end = calls_.OptionalInt64(2);
+    call.line = row.Int64(0);
+    std::optional<int64_t> start = row.OptionalInt64(1);
+    std::optional<int64_t> end = row.OptionalInt64(2);
     if (!start || !end)
       return context_.RowError(kTable, call.line, "start or end is not an integer");
     if (*start < 0) return context_.RowError(kTable, call.line, "negative start");
     if (*end < *start) return context_.RowError(kTable, call.line, "end before start");
     call.api_start_ns = *start;
     call.api_duration_ns = *end - *start;
-    if (std::optional<int64_t> global_tid = calls_.OptionalInt64(3)) {
+    if (std::optional<int64_t> global_tid = row.OptionalInt64(3)) {
       call.pid = (*global_tid >> 24) & 0xFFFFFF;
       call.tid = *global_tid & 0xFFFFFF;
     }
-    call.correlation_id = calls_.Int64(4);  // the WHERE clause leaves out NULL ids
-    call.api_name = api_names_.at(calls_.Int64(5));
-    call_pid_key_ = calls_.Int64(6);
+    call.correlation_id = row.Int64(4);  // the WHERE clause leaves out NULL ids
+    call.api_name = api_names_.at(row.Int64(5));
+    call_pid_key_ = row.Int64(6);
     call_ = call;
     return Status::Ok();
   }
@@ -135,36 +138,37 @@ class ProcessJoin {
 
   // Columns: rowid, correlationId, start, end, demangledName, shortName, pid key.
   Result<bool> ReadKernel() {
-    ASSIGN_OR_RETURN(bool row, kernels_.Step());
-    if (!row) return false;
-    kernel_.correlation_id = kernels_.Int64(1);
-    std::optional<int64_t> start = kernels_.OptionalInt64(2);
-    std::optional<int64_t> end = kernels_.OptionalInt64(3);
+    ASSIGN_OR_RETURN(bool has_row, kernels_.Step());
+    if (!has_row) return false;
+    const IntRow& row = kernels_.row();
+    kernel_.correlation_id = row.Int64(1);
+    std::optional<int64_t> start = row.OptionalInt64(2);
+    std::optional<int64_t> end = row.OptionalInt64(3);
     if (!start || !end || *end < *start) {  // the GPU side reports this row's error
-      return context_.RowError("CUPTI_ACTIVITY_KIND_KERNEL", kernels_.Int64(0),
+      return context_.RowError("CUPTI_ACTIVITY_KIND_KERNEL", row.Int64(0),
                                "start or end is not an integer, or end before start");
     }
     kernel_.start_ns = *start;
     kernel_.duration_ns = *end - *start;
-    kernel_.pid_key = kernels_.Int64(6);
+    kernel_.pid_key = row.Int64(6);
     return true;
   }
 
   // demangledName (what cuda_gpu_trace prints by default), else shortName.
   Result<NameId> KernelName() {
     for (int column : {4, 5}) {
-      std::optional<int64_t> string_id = kernels_.OptionalInt64(column);
+      std::optional<int64_t> string_id = kernels_.row().OptionalInt64(column);
       if (!string_id) continue;
       ASSIGN_OR_RETURN(std::optional<NameId> name, context_.ResolveString(*string_id));
       if (name) return *name;
     }
-    return context_.RowError("CUPTI_ACTIVITY_KIND_KERNEL", kernels_.Int64(0),
+    return context_.RowError("CUPTI_ACTIVITY_KIND_KERNEL", kernels_.row().Int64(0),
                              "kernel name id not found in StringIds");
   }
 
   ExportContext& context_;
-  SqliteStatement calls_;
-  SqliteStatement kernels_;
+  SortedScan calls_;
+  SortedScan kernels_;
   const std::unordered_map<int64_t, NameId>& api_names_;
   LaunchCall call_;
   int64_t call_pid_key_ = 0;
@@ -182,32 +186,62 @@ class ProcessJoin {
   int64_t previous_correlation_ = 0;
 };
 
-// Process keys of the kernels (globalPid, or 0 without that column), when there are few.
-Result<std::vector<int64_t>> ProcessKeys(ExportContext& context, bool kernels_have_pid) {
-  if (!kernels_have_pid) return std::vector<int64_t>{0};
+// The process keys of the kernels (globalPid, or 0 without that column), when there are
+// few, and whether the kernels as stored come in (process, correlation id, start, rowid)
+// order: one scan that, for the usual export of one process, is also the check a SortedScan
+// of its kernels would make.
+struct KernelSurvey {
+  std::vector<int64_t> processes;  ///< empty: none, or more than kMaxProcessStreams
+  bool sorted = true;              ///< keys all integers and never decreasing
+};
+
+Result<KernelSurvey> SurveyKernels(ExportContext& context, const std::string& kernel_pid_key) {
+  const std::string from = " FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE correlationId IS NOT NULL";
+  // One aggregate pass answers for the usual export: one process, kernels in order.
   ASSIGN_OR_RETURN(SqliteStatement stmt,
-                   context.db().Prepare("SELECT DISTINCT IFNULL(globalPid, 0) FROM "
-                                        "CUPTI_ACTIVITY_KIND_KERNEL WHERE correlationId IS NOT "
-                                        "NULL LIMIT " +
-                                        std::to_string(kMaxProcessStreams + 1)));
-  std::vector<int64_t> keys;
-  for (;;) {
-    ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) break;
-    keys.push_back(stmt.Int64(0));
+                   context.db().Prepare("SELECT stepstat_key_order(" + kernel_pid_key +
+                                        ", correlationId, start, rowid), min(" + kernel_pid_key +
+                                        "), max(" + kernel_pid_key + ")" + from));
+  ASSIGN_OR_RETURN(bool row, stmt.Step());
+  KernelSurvey survey;
+  if (!row || stmt.IsNull(1)) return survey;  // no kernel with a correlation id
+  survey.sorted = stmt.Int64(0) == 0;
+  if (stmt.Int64(1) == stmt.Int64(2)) {
+    survey.processes.push_back(stmt.Int64(1));
+    return survey;
   }
-  if (keys.size() > kMaxProcessStreams) keys.clear();  // one stream for all
-  return keys;
+  // Several processes: the first kMaxProcessStreams + 1 of them, without SQL's DISTINCT
+  // (an index probe per row).
+  ASSIGN_OR_RETURN(SqliteStatement keys, context.db().Prepare("SELECT " + kernel_pid_key + from));
+  int64_t previous = 0;
+  bool first = true;
+  for (;;) {
+    ASSIGN_OR_RETURN(bool has_key, keys.Step());
+    if (!has_key) break;
+    const int64_t key = keys.Int64(0);
+    if (!first && key == previous) continue;
+    first = false;
+    previous = key;
+    if (std::find(survey.processes.begin(), survey.processes.end(), key) !=
+        survey.processes.end()) {
+      continue;
+    }
+    survey.processes.push_back(key);
+    if (survey.processes.size() > kMaxProcessStreams) return KernelSurvey{{}, false};
+  }
+  return survey;
 }
 
-// Orders the heap's top as the earliest API start, then the earliest arrival.
+// Orders calls by API start, then by arrival.
 struct Pending {
   LaunchCall call;
   uint64_t sequence;
-  bool operator>(const Pending& other) const {
-    if (call.api_start_ns != other.call.api_start_ns)
-      return call.api_start_ns > other.call.api_start_ns;
-    return sequence > other.sequence;
+};
+struct PendingBefore {
+  bool operator()(const Pending& a, const Pending& b) const {
+    if (a.call.api_start_ns != b.call.api_start_ns)
+      return a.call.api_start_ns < b.call.api_start_ns;
+    return a.sequence < b.sequence;
   }
 };
 
@@ -239,45 +273,48 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
   std::string call_filter = " WHERE nameId IN (" + id_list + ") AND " + correlation +
                             " IS NOT NULL" +
                             (kernels_have_pid ? " AND " + global_tid + " IS NOT NULL" : "");
-  const std::string kernel_names = ColumnOrNull(kernel_columns, "demangledName") + ", " +
-                                   ColumnOrNull(kernel_columns, "shortName");
-
-  ASSIGN_OR_RETURN(std::vector<int64_t> processes, ProcessKeys(context, kernels_have_pid));
+  ASSIGN_OR_RETURN(KernelSurvey survey, SurveyKernels(context, kernel_pid_key));
+  std::vector<int64_t>& processes = survey.processes;
   bool one_stream = processes.empty();
   if (one_stream) processes.push_back(0);
+  // One process: the survey saw exactly the rows its kernel scan reads, in that order.
+  std::optional<ScanOrder> kernel_order;
+  if (processes.size() == 1 && survey.sorted) kernel_order = ScanOrder::kStorage;
+  // The windows of all processes together hold what one would.
+  const size_t window_rows = std::max<size_t>(kDefaultWindowRows / processes.size(), 1024);
   std::vector<ProcessJoin> joins;
   joins.reserve(processes.size());
   for (int64_t process : processes) {
-    std::string call_sql = "SELECT rowid, start, end, ";
-    call_sql += global_tid;
-    call_sql += ", ";
-    call_sql += correlation;
-    call_sql += ", nameId, ";
-    call_sql += call_pid_key;
-    call_sql += " FROM ";
-    call_sql += table;
-    call_sql += call_filter;
-    std::string kernel_sql = "SELECT rowid, correlationId, start, end, ";
-    kernel_sql += kernel_names;
-    kernel_sql += ", ";
-    kernel_sql += kernel_pid_key;
-    kernel_sql += " FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE correlationId IS NOT NULL";
+    ScanQuery calls;
+    calls.columns = {"rowid", "start", "end", global_tid, correlation, "nameId", call_pid_key};
+    calls.from = "FROM ";
+    calls.from += table;
+    calls.from += call_filter;
+    calls.key = {6, 4, 1, 0};  // process, correlation id, start, rowid
+    ScanQuery kernels;
+    kernels.columns = {"rowid",
+                       "correlationId",
+                       "start",
+                       "end",
+                       ColumnOrNull(kernel_columns, "demangledName"),
+                       ColumnOrNull(kernel_columns, "shortName"),
+                       kernel_pid_key};
+    kernels.from = "FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE correlationId IS NOT NULL";
+    kernels.key = {6, 1, 2, 0};  // process, correlation id, start, rowid
     if (!one_stream && kernels_have_pid) {
       const std::string key = std::to_string(process);
-      call_sql += " AND ";
-      call_sql += call_pid_key;
-      call_sql += " = ";
-      call_sql += key;
-      kernel_sql += " AND ";
-      kernel_sql += kernel_pid_key;
-      kernel_sql += " = ";
-      kernel_sql += key;
+      for (auto [from, pid_key] :
+           {std::pair{&calls.from, &call_pid_key}, std::pair{&kernels.from, &kernel_pid_key}}) {
+        *from += " AND ";
+        *from += *pid_key;
+        *from += " = ";
+        *from += key;
+      }
     }
-    call_sql += " ORDER BY 7, 5, 2, rowid";    // process, correlation id, start
-    kernel_sql += " ORDER BY 7, 2, 3, rowid";  // process, correlation id, start
-    ASSIGN_OR_RETURN(SqliteStatement calls, context.db().Prepare(call_sql));
-    ASSIGN_OR_RETURN(SqliteStatement kernels, context.db().Prepare(kernel_sql));
-    joins.emplace_back(context, std::move(calls), std::move(kernels), launch_names);
+    ASSIGN_OR_RETURN(SortedScan call_scan, SortedScan::Open(context.db(), calls, window_rows));
+    ASSIGN_OR_RETURN(SortedScan kernel_scan,
+                     SortedScan::Open(context.db(), kernels, window_rows, kernel_order));
+    joins.emplace_back(context, std::move(call_scan), std::move(kernel_scan), launch_names);
   }
 
   std::vector<bool> live(joins.size());
@@ -285,7 +322,7 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
     ASSIGN_OR_RETURN(bool has, joins[i].Advance());
     live[i] = has;
   }
-  std::priority_queue<Pending, std::vector<Pending>, std::greater<>> window;
+  NearlySortedQueue<Pending, PendingBefore> window;
   std::vector<LaunchCall> batch;
   batch.reserve(kBatchSize);
   auto emit = [&](const LaunchCall& call) -> Status {
@@ -308,17 +345,17 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
       }
     }
     if (earliest == nullptr) break;
-    window.push({earliest->next(), sequence++});
+    window.Push({earliest->next(), sequence++});
     if (window.size() > kReorderWindow) {
-      RETURN_IF_ERROR(emit(window.top().call));
-      window.pop();
+      RETURN_IF_ERROR(emit(window.Top().call));
+      window.Pop();
     }
     ASSIGN_OR_RETURN(bool has, earliest->Advance());
     live[earliest_index] = has;
   }
   while (!window.empty()) {
-    RETURN_IF_ERROR(emit(window.top().call));
-    window.pop();
+    RETURN_IF_ERROR(emit(window.Top().call));
+    window.Pop();
   }
   if (!batch.empty()) RETURN_IF_ERROR(sink.OnLaunchCalls(batch, context.pool()));
   int64_t rows = 0;

@@ -1,0 +1,149 @@
+#include "readers/nsys_sqlite_sorted_scan.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace stepstat::nsys_sqlite {
+namespace {
+
+constexpr size_t kMaxKeyColumns = 4;
+using Key = std::array<int64_t, kMaxKeyColumns>;  // unused places stay 0
+
+std::string JoinColumns(const std::vector<std::string>& columns) {
+  std::string list;
+  for (const std::string& column : columns) {
+    if (!list.empty()) list += ", ";
+    list += column;
+  }
+  return list;
+}
+
+// Heap simulation over the keys alone: does a min-heap of `window_rows` rows pop them in
+// order? Returns false as soon as one comes out below its predecessor.
+Result<bool> WindowRestoresOrder(SqliteStatement& stmt, size_t key_size, size_t window_rows) {
+  std::vector<Key> heap;
+  heap.reserve(window_rows + 1);
+  const auto later = [](const Key& a, const Key& b) { return b < a; };
+  Key last_popped{};
+  bool popped_any = false;
+  auto pop = [&]() {
+    std::pop_heap(heap.begin(), heap.end(), later);
+    Key key = heap.back();
+    heap.pop_back();
+    bool in_order = !popped_any || !(key < last_popped);
+    popped_any = true;
+    last_popped = key;
+    return in_order;
+  };
+  for (;;) {
+    ASSIGN_OR_RETURN(bool row, stmt.Step());
+    if (!row) break;
+    Key key{};
+    stmt.Integers(static_cast<int>(key_size), key.data());
+    heap.push_back(key);
+    std::push_heap(heap.begin(), heap.end(), later);
+    if (heap.size() > window_rows && !pop()) return false;
+  }
+  while (!heap.empty()) {
+    if (!pop()) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<ScanOrder> CheckStorageOrder(const SqliteDb& db, const ScanQuery& query,
+                                    size_t window_rows) {
+  const size_t key_size = query.key.size();
+  if (key_size == 0 || key_size > kMaxKeyColumns) return ScanOrder::kSqlSort;
+  std::vector<std::string> key_columns;
+  for (int column : query.key) key_columns.push_back(query.columns.at(column));
+  ASSIGN_OR_RETURN(SqliteStatement check, db.Prepare("SELECT stepstat_key_order(" +
+                                                     JoinColumns(key_columns) + ") " + query.from));
+  ASSIGN_OR_RETURN(bool row, check.Step());
+  const int64_t verdict = row ? check.Int64(0) : 0;
+  if (verdict == 0) return ScanOrder::kStorage;
+  if (verdict != 1 || window_rows == 0) return ScanOrder::kSqlSort;
+  ASSIGN_OR_RETURN(SqliteStatement stmt,
+                   db.Prepare("SELECT " + JoinColumns(key_columns) + " " + query.from));
+  ASSIGN_OR_RETURN(bool restores, WindowRestoresOrder(stmt, key_size, window_rows));
+  return restores ? ScanOrder::kWindow : ScanOrder::kSqlSort;
+}
+
+Result<SortedScan> SortedScan::Open(const SqliteDb& db, const ScanQuery& query, size_t window_rows,
+                                    std::optional<ScanOrder> known_order) {
+  if (query.columns.size() > static_cast<size_t>(kMaxScanColumns)) {
+    return Status::Error("internal error: a scan of more than kMaxScanColumns columns");
+  }
+  ScanOrder order = ScanOrder::kSqlSort;
+  if (known_order) {
+    order = *known_order;
+  } else {
+    ASSIGN_OR_RETURN(order, CheckStorageOrder(db, query, window_rows));
+  }
+  std::string sql = "SELECT " + JoinColumns(query.columns) + " " + query.from;
+  if (order == ScanOrder::kSqlSort) {
+    std::string positions;
+    for (int column : query.key) {
+      if (!positions.empty()) positions += ", ";
+      positions += std::to_string(column + 1);
+    }
+    sql += " ORDER BY " + positions;
+  }
+  ASSIGN_OR_RETURN(SqliteStatement stmt, db.Prepare(sql));
+  SortedScan scan(std::move(stmt), order, query.key, window_rows,
+                  static_cast<int>(query.columns.size()), db.display_name());
+  if (order == ScanOrder::kWindow) scan.heap_.reserve(window_rows + 1);
+  return scan;
+}
+
+IntRow SortedScan::CopyRow() const {
+  IntRow row;
+  row.integers = stmt_.Integers(columns_, row.values.data());
+  return row;
+}
+
+bool SortedScan::KeyLess(const IntRow& a, const IntRow& b) const {
+  for (int column : key_) {
+    if (a.values[column] != b.values[column]) return a.values[column] < b.values[column];
+  }
+  return false;
+}
+
+Result<bool> SortedScan::Step() {
+  IntRow previous = current_;
+  bool have_row = false;
+  if (order_ == ScanOrder::kWindow) {
+    ASSIGN_OR_RETURN(have_row, StepWindow());
+  } else {
+    ASSIGN_OR_RETURN(have_row, stmt_.Step());
+    if (have_row) current_ = CopyRow();
+  }
+  if (!have_row) return false;
+  // The check found this order; an immutable file that changed since breaks it.
+  if (order_ != ScanOrder::kSqlSort && have_previous_ && KeyLess(current_, previous)) {
+    return ErrorAt(display_name_, 0, "the file changed while it was read");
+  }
+  have_previous_ = true;
+  return true;
+}
+
+Result<bool> SortedScan::StepWindow() {
+  const auto later = [this](const IntRow& a, const IntRow& b) { return KeyLess(b, a); };
+  while (!exhausted_ && heap_.size() <= window_rows_) {
+    ASSIGN_OR_RETURN(bool row, stmt_.Step());
+    if (!row) {
+      exhausted_ = true;
+      break;
+    }
+    heap_.push_back(CopyRow());
+    std::push_heap(heap_.begin(), heap_.end(), later);
+  }
+  if (heap_.empty()) return false;
+  std::pop_heap(heap_.begin(), heap_.end(), later);
+  current_ = heap_.back();
+  heap_.pop_back();
+  return true;
+}
+
+}  // namespace stepstat::nsys_sqlite

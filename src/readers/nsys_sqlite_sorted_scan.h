@@ -1,0 +1,105 @@
+// Rows of an nsys export's table in key order without SQLite's sorter. An export has no
+// indexes, so `ORDER BY` sorts the whole table (most of what reading an export cost). But
+// nsys writes each activity table in time order (rowids follow start: no inversion in the
+// real exports of ../shared/data/real, nor in `stepstat synth` output), and within a process
+// correlation ids follow it too, but for streams or threads racing. So a table is first
+// checked in one cheap pass over its key columns, then read in storage order (a plain walk of
+// its B-tree): as is when the keys already come sorted, through a min-heap of a bounded
+// number of rows when every row is at most that many places late, and with `ORDER BY` only
+// when it is further out of order. Each way yields exactly the rows, in exactly the order,
+// that `ORDER BY <key>` yields.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "readers/nsys_sqlite_db.h"
+#include "stepstat/status.h"
+
+namespace stepstat::nsys_sqlite {
+
+inline constexpr int kMaxScanColumns = 9;
+/// Rows a reorder window holds at most (~80 bytes each).
+inline constexpr size_t kDefaultWindowRows = size_t{1} << 14;
+
+/// One row of integer columns copied out of a statement.
+struct IntRow {
+  std::array<int64_t, kMaxScanColumns> values{};
+  uint32_t integers = 0;  ///< bit i set: column i held an integer (not NULL, text or real)
+
+  int64_t Int64(int column) const { return values[column]; }
+  /// As SqliteStatement::OptionalInt64: nullopt for anything but an integer.
+  std::optional<int64_t> OptionalInt64(int column) const {
+    if ((integers >> column & 1U) == 0) return std::nullopt;
+    return values[column];
+  }
+};
+
+/// A SELECT over one table: integer expressions, a FROM (and WHERE) clause, and the columns
+/// whose values order the rows (ascending, most significant first). The key must be unique
+/// per row (end it with rowid) so that the order is the same whichever way it is produced.
+struct ScanQuery {
+  std::vector<std::string> columns;  ///< at most kMaxScanColumns
+  std::string from;                  ///< "FROM <table> [WHERE ...]"
+  std::vector<int> key;              ///< indexes into `columns`
+};
+
+/// How a scan produces its order.
+enum class ScanOrder {
+  kStorage,  ///< the table's own order already was the key's
+  kWindow,   ///< storage order through a reorder window
+  kSqlSort,  ///< `ORDER BY`: rows too far out of order, or keys that are not integers
+};
+
+class SortedScan {
+ public:
+  /// Checks the table's order with one pass over the key columns (unless the caller already
+  /// knows it from a pass of its own: `known_order`), then prepares the read. `window_rows`
+  /// bounds the reorder window (and so the memory a scan holds).
+  static Result<SortedScan> Open(const SqliteDb& db, const ScanQuery& query,
+                                 size_t window_rows = kDefaultWindowRows,
+                                 std::optional<ScanOrder> known_order = std::nullopt);
+
+  /// Moves to the next row in key order; false at the end. An error when the rows do not
+  /// come as the check found them (the file changed between the two passes).
+  Result<bool> Step();
+  /// The current row; valid until the next Step().
+  const IntRow& row() const { return current_; }
+  ScanOrder order() const { return order_; }
+
+ private:
+  SortedScan(SqliteStatement stmt, ScanOrder order, std::vector<int> key, size_t window_rows,
+             int columns, std::string display_name)
+      : stmt_(std::move(stmt)),
+        order_(order),
+        key_(std::move(key)),
+        window_rows_(window_rows),
+        columns_(columns),
+        display_name_(std::move(display_name)) {}
+
+  IntRow CopyRow() const;
+  bool KeyLess(const IntRow& a, const IntRow& b) const;
+  Result<bool> StepWindow();
+
+  SqliteStatement stmt_;
+  ScanOrder order_;
+  std::vector<int> key_;
+  size_t window_rows_;
+  int columns_;
+  std::string display_name_;
+  IntRow current_;
+  bool have_previous_ = false;
+  bool exhausted_ = false;
+  std::vector<IntRow> heap_;  ///< a min-heap by key (kWindow)
+};
+
+/// How `query`'s rows lie in storage order: kStorage when their keys never decrease,
+/// kWindow when a min-heap of `window_rows` rows restores the key order, else kSqlSort (also
+/// for a key that is not an integer somewhere: SQL orders NULL and text its own way).
+Result<ScanOrder> CheckStorageOrder(const SqliteDb& db, const ScanQuery& query, size_t window_rows);
+
+}  // namespace stepstat::nsys_sqlite
