@@ -63,7 +63,7 @@ Result<std::unique_ptr<PaddedFileMap>> PaddedFileMap::Open(const std::filesystem
   // mapped_ == 0 marks the empty file's allocation for the destructor.
   return std::unique_ptr<PaddedFileMap>(new PaddedFileMap(static_cast<const char*>(view), bytes,
                                                           bytes == 0 ? zero_tail : readable,
-                                                          bytes == 0 ? 0 : readable));
+                                                          bytes == 0 ? 0 : readable, page));
 }
 
 PaddedFileMap::~PaddedFileMap() {
@@ -72,6 +72,19 @@ PaddedFileMap::~PaddedFileMap() {
   } else {
     UnmapViewOfFile(data_);
   }
+}
+
+// Pages come in by faults as the parser reaches them (the view was opened for a sequential
+// scan, so Windows reads ahead).
+void PaddedFileMap::Prefetch(size_t, size_t) const {}
+
+void PaddedFileMap::Release(size_t begin, size_t end) const {
+  end = std::min(end, size_) / page_ * page_;  // pages wholly inside only
+  begin = (begin + page_ - 1) / page_ * page_;
+  if (begin >= end) return;
+  // VirtualUnlock of pages that were never locked takes them out of the working set (and
+  // reports ERROR_NOT_LOCKED, expected here); they are read again from the cache if touched.
+  VirtualUnlock(const_cast<char*>(data_) + begin, end - begin);
 }
 
 #elif STEPSTAT_HAVE_MMAP
