@@ -41,5 +41,33 @@ TEST(ListKernelsRealData, TraceAgreesWithNsysKernSum) {
   }
 }
 
+// The policy hint's listing keeps no durations: the same names, components, launches and
+// totals in the same order, with min and median left 0.
+TEST(ListKernelsRealData, TotalsAreTheListingWithoutDurations) {
+  const fs::path dir = fs::path(STEPSTAT_SHARED_DIR) / "data" / "real";
+  if (!fs::exists(dir)) GTEST_SKIP() << "needs " << dir;
+  Result<Policy> policy = BuiltinPolicy(kDefaultPolicyName);
+  ASSERT_TRUE(policy.ok());
+  Result<SummaryInputs> trace =
+      ResolveInputs({(dir / "hcc_h100nvl_kmeans_cc_cuda_gpu_trace.csv").string()});
+  ASSERT_TRUE(trace.ok()) << trace.status().message();
+  Result<std::vector<KernelDetails>> full = ListKernels(*trace, *policy);
+  Result<std::vector<KernelDetails>> totals = ListKernelTotals(*trace, *policy);
+  ASSERT_TRUE(full.ok() && totals.ok());
+  ASSERT_EQ(full->size(), totals->size());
+  ASSERT_FALSE(full->empty());
+  for (size_t i = 0; i < full->size(); ++i) {
+    const KernelDetails& f = full->at(i);
+    const KernelDetails& t = totals->at(i);
+    EXPECT_EQ(f.name, t.name);
+    EXPECT_EQ(f.component, t.component);
+    EXPECT_EQ(f.launches, t.launches) << f.name;
+    EXPECT_EQ(f.total_ns, t.total_ns) << f.name;
+    EXPECT_EQ(f.max_ns, t.max_ns) << f.name;
+    EXPECT_EQ(t.median_ns, 0) << f.name;
+    EXPECT_EQ(t.min_ns, 0) << f.name;
+  }
+}
+
 }  // namespace
 }  // namespace stepstat

@@ -148,6 +148,11 @@ Result<StepStats> SummarizeWithDetails(const SummaryInputs& inputs, const Policy
 /// `policy`, launches and times, by total time (most first). For writing policies.
 Result<std::vector<KernelDetails>> ListKernels(const SummaryInputs& inputs, const Policy& policy);
 
+/// ListKernels without each name's minimum and median (left 0): its memory grows with the
+/// distinct names, not with the launches, so a summary can afford it on any trace.
+Result<std::vector<KernelDetails>> ListKernelTotals(const SummaryInputs& inputs,
+                                                    const Policy& policy);
+
 /// The same from an nsys cuda_gpu_kern_sum report (`input.kind` kNsysGpuKernSumCsv), whose
 /// rows already hold each name's instances, total, average, median, minimum and maximum.
 Result<std::vector<KernelDetails>> ListKernelsOfSummary(const TraceInput& input,

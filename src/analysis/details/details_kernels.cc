@@ -20,8 +20,10 @@ class KernelNameSink : public TraceSink {
  public:
   /// With `launches_are_kernels` (a kern-exec trace read on its own), each launch row's
   /// kernel side counts as a kernel.
-  explicit KernelNameSink(bool launches_are_kernels)
-      : launches_are_kernels_(launches_are_kernels) {}
+  /// Without `keep_durations` only counts and totals are kept (min and median stay 0), so
+  /// memory grows with the distinct names, not with the launches.
+  KernelNameSink(bool launches_are_kernels, bool keep_durations)
+      : launches_are_kernels_(launches_are_kernels), keep_durations_(keep_durations) {}
 
   Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override {
     for (const GpuOp& op : ops) {
@@ -47,9 +49,9 @@ class KernelNameSink : public TraceSink {
     if (index < 0) {
       index = static_cast<int32_t>(totals_.size());
       totals_.emplace_back().name = std::string(names.Get(name));
-      durations_.emplace_back();
+      if (keep_durations_) durations_.emplace_back();
     }
-    durations_[static_cast<size_t>(index)].Add(duration_ns);
+    if (keep_durations_) durations_[static_cast<size_t>(index)].Add(duration_ns);
     NameTotals& t = totals_[static_cast<size_t>(index)];
     ++t.launches;
     // Durations are non-negative and each fits int64; a name's total saturates rather
@@ -59,6 +61,7 @@ class KernelNameSink : public TraceSink {
   }
 
   bool launches_are_kernels_;
+  bool keep_durations_;
   std::vector<int32_t> index_;
   std::vector<NameTotals> totals_;
   std::vector<DurationSet> durations_;
@@ -68,7 +71,8 @@ class KernelNameSink : public TraceSink {
 
 Result<std::vector<KernelDetails>> ListKernels(const SummaryInputs& inputs, const Policy& policy) {
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
-  KernelNameSink sink(inputs.gpu.kind == InputKind::kNsysKernExecTraceCsv);
+  KernelNameSink sink(inputs.gpu.kind == InputKind::kNsysKernExecTraceCsv,
+                      /*keep_durations=*/true);
   RETURN_IF_ERROR(ReadInput(inputs.gpu, sink).status());
   std::vector<KernelDetails> kernels = KernelsByTime(sink.totals(), policy, classifier);
   std::unordered_map<std::string_view, size_t> index;
@@ -79,6 +83,15 @@ Result<std::vector<KernelDetails>> ListKernels(const SummaryInputs& inputs, cons
     k.median_ns = durations.Median();
   }
   return kernels;
+}
+
+Result<std::vector<KernelDetails>> ListKernelTotals(const SummaryInputs& inputs,
+                                                    const Policy& policy) {
+  ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
+  KernelNameSink sink(inputs.gpu.kind == InputKind::kNsysKernExecTraceCsv,
+                      /*keep_durations=*/false);
+  RETURN_IF_ERROR(ReadInput(inputs.gpu, sink).status());
+  return KernelsByTime(sink.totals(), policy, classifier);
 }
 
 Result<std::vector<KernelDetails>> ListKernelsOfSummary(const TraceInput& input,
