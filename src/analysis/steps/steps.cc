@@ -82,7 +82,7 @@ struct KeyChoice {
 Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
                                const Classifier& classifier, const StepsOptions& options,
                                const StepsConsumer& then, std::vector<StepRange> ranges,
-                               StepsReport report) {
+                               StartOrder& order, StepsReport report) {
   report.steps.reserve(ranges.size());
   for (size_t i = 0; i < ranges.size(); ++i) {
     StepRecord r;
@@ -128,7 +128,7 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
     };
   }
   ASSIGN_OR_RETURN(std::vector<StepTotals> totals,
-                   Accumulate(inputs, policy, classifier, options, plan));
+                   Accumulate(inputs, policy, classifier, options, plan, order));
   report.attribution = keys.kind == KeyChoice::kCorrelation   ? StepAttribution::kLaunchCorrelation
                        : keys.kind == KeyChoice::kKernelStart ? StepAttribution::kLaunchKernelStart
                                                               : StepAttribution::kGpuTimeWindow;
@@ -140,21 +140,22 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
     plan.after_launches = nullptr;
     plan.op_step = by_window;
     report.attribution = StepAttribution::kGpuTimeWindow;
-    ASSIGN_OR_RETURN(totals, Accumulate(inputs, policy, classifier, options, plan));
+    ASSIGN_OR_RETURN(totals, Accumulate(inputs, policy, classifier, options, plan, order));
     launches = nullptr;
   }
   if (launches) report.launch_trace = launches->display_name;
   for (size_t i = 0; i < ranges.size(); ++i) report.steps[i].totals = std::move(totals[i]);
   report.outside = std::move(totals.back());
   SetPeriods(report);
-  ASSIGN_OR_RETURN(report.residue, MeasureResidue(inputs, plan, report));
+  ASSIGN_OR_RETURN(report.residue, MeasureResidue(inputs, plan, report, order));
   RETURN_IF_ERROR(Conclude(inputs, plan, policy, options, then, report));
   return report;
 }
 
 Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& policy,
                                      const Classifier& classifier, const StepsOptions& options,
-                                     const StepsConsumer& then, StepsReport report) {
+                                     const StepsConsumer& then, StartOrder& order,
+                                     StepsReport report) {
   ASSIGN_OR_RETURN(DetectedSteps detected, DetectStepsByPeriod([&](TraceSink& sink) {
                      return ReadGpuSide(inputs.trace.gpu, sink).status();
                    }));
@@ -200,12 +201,12 @@ Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& po
     };
   }
   ASSIGN_OR_RETURN(std::vector<StepTotals> totals,
-                   Accumulate(inputs, policy, classifier, options, plan));
+                   Accumulate(inputs, policy, classifier, options, plan, order));
   if (launches && joined > 0) report.launch_trace = launches->display_name;
   for (size_t i = 0; i < report.steps.size(); ++i) report.steps[i].totals = std::move(totals[i]);
   report.outside = std::move(totals.back());
   SetPeriods(report);
-  ASSIGN_OR_RETURN(report.residue, MeasureResidue(inputs, plan, report));
+  ASSIGN_OR_RETURN(report.residue, MeasureResidue(inputs, plan, report, order));
   RETURN_IF_ERROR(Conclude(inputs, plan, policy, options, then, report));
   return report;
 }
@@ -261,6 +262,7 @@ Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& po
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
   StepsReport report;
   report.gpu_trace = inputs.trace.gpu.display_name;
+  StartOrder order;  // what the passes learn of the inputs' start order (start_order.h)
 
   const bool by_regex = !options.range_regex.empty();
   if (by_regex && options.by_period) {
@@ -304,7 +306,7 @@ Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& po
                        options.range_regex + "'"
                  : "steps: " + std::to_string(ranges.size()) +
                        " PyTorch ProfilerStep#N annotations, the trace's own step marks";
-    return FromRanges(inputs, policy, classifier, options, then, std::move(ranges),
+    return FromRanges(inputs, policy, classifier, options, then, std::move(ranges), order,
                       std::move(report));
   }
   if (range_file && !by_regex) {
@@ -316,14 +318,14 @@ Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& po
       report.source_detail = annotated->pattern;
       report.source_reason = annotated->reason;
       return FromRanges(inputs, policy, classifier, options, then, std::move(annotated->ranges),
-                        std::move(report));
+                        order, std::move(report));
     }
     if (annotated) report.source_reason = annotated->reason;
   }
   if (options.by_period) report.source_reason = "steps: the kernel period, as --by-period asks";
   report.source = StepSourceKind::kPeriodDetector;
   report.attribution = StepAttribution::kGpuTimeWindow;
-  return FromKernelPeriod(inputs, policy, classifier, options, then, std::move(report));
+  return FromKernelPeriod(inputs, policy, classifier, options, then, order, std::move(report));
 }
 
 }  // namespace stepstat

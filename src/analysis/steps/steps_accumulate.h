@@ -6,6 +6,7 @@
 #include <functional>
 #include <vector>
 
+#include "analysis/pipeline/start_order.h"
 #include "stepstat/policy.h"
 #include "stepstat/steps.h"
 
@@ -36,10 +37,11 @@ Result<ReadReport> ReadLaunchSide(const TraceInput& input, TraceSink& sink);
 /// One StepTotals per step of `plan`, then one for the operations outside every step.
 /// For nsys CSV and SQLite inputs, launch calls and GPU operations are read at once on two
 /// threads, the overlap measured as they pass, so memory is bounded by the steps; Kineto
-/// traces, and input not sorted by time, hold each step's launch union between a launch pass
-/// and a GPU pass (and buffer kernels when they are out of order).
+/// traces, and input out of start order, hold each step's launch union between a launch
+/// pass and a GPU pass (and hold kernels when out of order: `order`, start_order.h, says).
 Result<std::vector<StepTotals>> Accumulate(const StepsInputs& inputs, const Policy& policy,
                                            const Classifier& classifier,
-                                           const StepsOptions& options, const Plan& plan);
+                                           const StepsOptions& options, const Plan& plan,
+                                           StartOrder& order);
 
 }  // namespace stepstat

@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "analysis/pipeline/start_order.h"
 #include "analysis/steps/steps_accumulate.h"
 #include "core/intervals.h"
 #include "stepstat/steps.h"
@@ -59,10 +60,10 @@ class ResidueMeter {
   StepsResidue residue_;
 };
 
-/// Runs the residue pass over the GPU side as `op_step` attributes it (a second read with
-/// every operation held and sorted when the input is not in start order).
+/// Runs the residue pass over the GPU side as `op_step` attributes it (every operation
+/// held and sorted when `order` finds the input out of start order).
 Result<StepsResidue> MeasureResidue(const StepsInputs& inputs, const Plan& plan,
-                                    const StepsReport& report);
+                                    const StepsReport& report, StartOrder& order);
 
 /// Sets each step's period_ns from the GPU starts of the steps with GPU work.
 void SetPeriods(StepsReport& report);

@@ -9,6 +9,15 @@
 
 namespace stepstat {
 
+namespace {
+
+// A streaming pass is fed in start order (the start-order stage, start_order.h, sees to it):
+// a row out of order here is a bug, not input.
+constexpr std::string_view kPastTheStage =
+    "internal error: a row out of start order passed the stage";
+
+}  // namespace
+
 StepAccumulators::StepAccumulators(size_t steps, ClassifyFn classify, int component_count,
                                    double dominant_kernel_fraction, bool buffer_kernels)
     : steps_(steps + 1),
@@ -125,8 +134,7 @@ Status StepAccumulators::AddOp(int32_t step, const GpuOp& op, const StringPool& 
   if (buffer_kernels_) {
     s.kernel_buffer.push_back({op.start_ns, end});
   } else if (!s.kernel_union.InOrder(op.start_ns)) {
-    unsorted_ = true;
-    return ErrorAt(source_name, op.line, "kernels are not sorted by start");
+    return ErrorAt(source_name, op.line, kPastTheStage);
   } else if (auto closed = s.kernel_union.Add(op.start_ns, end)) {
     AddKernelComponent(s, *closed);
   }
@@ -139,8 +147,7 @@ Status StepAccumulators::FlushMeter(std::string_view source_name) {
   bool in_order = meter_.Add(meter_batch_);
   meter_batch_.clear();
   if (in_order) return Status::Ok();
-  unsorted_ = true;
-  return ErrorAt(source_name, 0, "GPU operations are not sorted by start");
+  return ErrorAt(source_name, 0, kPastTheStage);
 }
 
 void StepAccumulators::FinishOps() {
@@ -209,8 +216,7 @@ Status StepMeterLaunchSink::OnLaunchCalls(std::span<const LaunchCall> calls, con
     batch_.push_back({slot, {call.api_start_ns, call.api_end_ns()}});
   }
   if (meter_.Add(batch_)) return Status::Ok();
-  unsorted_ = true;
-  return ErrorAt(source_name_, 0, "launch calls are not sorted by API start");
+  return ErrorAt(source_name_, 0, kPastTheStage);
 }
 
 }  // namespace stepstat

@@ -20,6 +20,12 @@ bool AddChecked(int64_t& total, int64_t value) {
 // Union components are built here in order; the meter refusing them is a bug, not input.
 Status OutOfOrder() { return Status::Error("internal error: union components out of order"); }
 
+// Streaming sinks are fed in start order (the start-order stage, start_order.h, sees to it):
+// a row out of order here is a bug, not input.
+Status NotInStartOrder(std::string_view source, int64_t line) {
+  return ErrorAt(source, line, "internal error: a row out of start order passed the stage");
+}
+
 }  // namespace
 
 bool ComponentBatcher::Flush() {
@@ -82,8 +88,7 @@ Status GpuTotalsSink::OnGpuOps(std::span<const GpuOp> ops, const StringPool& nam
     if (!assume_sorted_) {
       kernel_intervals_.push_back({op.start_ns, end});
     } else if (!kernel_union_.InOrder(op.start_ns)) {
-      unsorted_ = true;
-      return Status::Error("kernels are not sorted by start");
+      return NotInStartOrder(source_name_, op.line);
     } else if (auto closed = kernel_union_.Add(op.start_ns, end)) {
       RETURN_IF_ERROR(AddKernelComponent(*closed));
     }
@@ -122,8 +127,7 @@ Status LaunchTotalsSink::OnLaunchCalls(std::span<const LaunchCall> calls, const 
     if (!assume_sorted_) {
       launch_intervals_.push_back({call.api_start_ns, end});
     } else if (!launch_union_.InOrder(call.api_start_ns)) {
-      unsorted_ = true;
-      return Status::Error("launch calls are not sorted by start");
+      return NotInStartOrder("launch calls", call.line);
     } else if (auto closed = launch_union_.Add(call.api_start_ns, end)) {
       RETURN_IF_ERROR(AddLaunchComponent(*closed));
     }
