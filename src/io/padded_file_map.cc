@@ -4,6 +4,8 @@
 #include <cstring>
 #include <string>
 
+#include "io/read_counts.h"
+
 #if defined(__unix__) || defined(__APPLE__)
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -60,7 +62,8 @@ Result<std::unique_ptr<PaddedFileMap>> PaddedFileMap::Open(const std::filesystem
     }
     ::madvise(file, size, MADV_SEQUENTIAL);
   }
-  ::close(fd);  // the mapping keeps the file
+  ::close(fd);           // the mapping keeps the file
+  CountWholeRead(path);  // mapped to be parsed whole
   return std::unique_ptr<PaddedFileMap>(
       new PaddedFileMap(static_cast<const char*>(reserved), size, mapped, mapped));
 }

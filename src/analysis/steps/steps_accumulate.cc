@@ -2,12 +2,10 @@
 
 #include <optional>
 
-#include "analysis/pipeline/launched_kernels_sink.h"
 #include "analysis/pipeline/start_order.h"
 #include "analysis/pipeline/two_sides.h"
 #include "analysis/steps/step_overlap_meter.h"
 #include "analysis/steps/steps_sink.h"
-#include "readers/nsys_sqlite.h"
 
 namespace stepstat {
 
@@ -48,11 +46,11 @@ StepAccumulators MakeAccumulators(const Policy& policy, const Classifier& classi
 // when the start-order stage stopped a side (then `order` knows where).
 Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(
     const StepsInputs& inputs, const Policy& policy, const Classifier& classifier,
-    const StepsOptions& options, const Plan& plan, StartOrder& order) {
+    const StepsOptions& options, const Plan& plan, StepsPasses& passes) {
   const TraceInput& launches = *LaunchSource(inputs);
   if (plan.after_launches) {
     LaunchBookkeepingSink bookkeeping(plan);
-    RETURN_IF_ERROR(ReadLaunchSide(launches, bookkeeping).status());
+    RETURN_IF_ERROR(passes.reads.LaunchSide(launches, bookkeeping).status());
     plan.after_launches();
   }
   StepAccumulators steps = MakeAccumulators(policy, classifier, options, plan, false);
@@ -67,7 +65,7 @@ Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(
       [&] {
         StepGpuSink gpu_sink(steps, plan.op_step, inputs.trace.gpu.display_name);
         StartOrderSink in_order(gpu_sink, inputs.trace.gpu.display_name, /*hold=*/false);
-        Status read = ReadGpuSide(inputs.trace.gpu, in_order).status();
+        Status read = passes.reads.GpuSide(inputs.trace.gpu, in_order).status();
         gpu_break = in_order.broke();
         steps.CloseMeter();
         return read;
@@ -78,14 +76,14 @@ Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(
                                  StepOfLaunch(plan, !plan.after_launches), calls,
                                  launches.display_name);
         StartOrderSink in_order(sink, launches.display_name, /*hold=*/false);
-        Status read = ReadLaunchSide(launches, in_order).status();
+        Status read = passes.reads.LaunchSide(launches, in_order).status();
         launch_break = in_order.broke();
         return read;
       },
       [&meter] { meter.Abort(); });
-  order.Learn(gpu_break);
-  order.Learn(launch_break);
-  if (order.hold()) return std::optional<std::vector<StepTotals>>();
+  passes.order.Learn(gpu_break);
+  passes.order.Learn(launch_break);
+  if (passes.order.hold()) return std::optional<std::vector<StepTotals>>();
   RETURN_IF_ERROR(FirstFailure(statuses));  // else the reads finished the sinks
   std::vector<StepTotals> totals = steps.TakeTotals();
   for (size_t i = 0; i < totals.size(); ++i) {
@@ -102,18 +100,18 @@ Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(
 Result<std::vector<StepTotals>> AccumulateHolding(const StepsInputs& inputs, const Policy& policy,
                                                   const Classifier& classifier,
                                                   const StepsOptions& options, const Plan& plan,
-                                                  StartOrder& order, bool hold) {
+                                                  StepsPasses& passes, bool hold) {
   StepAccumulators steps = MakeAccumulators(policy, classifier, options, plan, hold);
   if (plan.launch_step) {
     StepLaunchSink launch_sink(steps, StepOfLaunch(plan, true));
     const TraceInput& source = *LaunchSource(inputs);
-    RETURN_IF_ERROR(ReadLaunchSide(source, launch_sink).status());  // finishes launches
+    RETURN_IF_ERROR(passes.reads.LaunchSide(source, launch_sink).status());  // finishes them
   }
   if (plan.after_launches) plan.after_launches();
   StepGpuSink gpu_sink(steps, plan.op_step, inputs.trace.gpu.display_name);
   StartOrderSink in_order(gpu_sink, inputs.trace.gpu.display_name, hold);
-  Status read = ReadGpuSide(inputs.trace.gpu, in_order).status();
-  order.Learn(in_order.broke());
+  Status read = passes.reads.GpuSide(inputs.trace.gpu, in_order).status();
+  passes.order.Learn(in_order.broke());
   RETURN_IF_ERROR(read);  // the read finished the operations
   return steps.TakeTotals();
 }
@@ -133,35 +131,18 @@ const TraceInput* LaunchSource(const StepsInputs& inputs) {
   return nullptr;
 }
 
-Result<ReadReport> ReadGpuSide(const TraceInput& input, TraceSink& sink) {
-  if (input.kind == InputKind::kNsysSqlite) {
-    return ReadNsysSqliteGpuSide(input.path, input.display_name, sink);
-  }
-  LaunchedKernelsSink launched(sink, /*forward_launch_calls=*/false);
-  TraceSink& target =
-      input.kind == InputKind::kNsysKernExecTraceCsv ? static_cast<TraceSink&>(launched) : sink;
-  return ReadInput(input, target);
-}
-
-Result<ReadReport> ReadLaunchSide(const TraceInput& input, TraceSink& sink) {
-  if (input.kind == InputKind::kNsysSqlite) {
-    return ReadNsysSqliteLaunchSide(input.path, input.display_name, sink);
-  }
-  return ReadInput(input, sink);
-}
-
 Result<std::vector<StepTotals>> Accumulate(const StepsInputs& inputs, const Policy& policy,
                                            const Classifier& classifier,
                                            const StepsOptions& options, const Plan& plan,
-                                           StartOrder& order) {
-  // A Kineto file would be parsed whole for each side.
-  if (plan.launch_step && !order.hold() && inputs.trace.gpu.kind != InputKind::kKinetoJson) {
+                                           StepsPasses& passes) {
+  // A Kineto trace's records are held anyway (trace_reads.h): its sides are replayed in turn.
+  if (plan.launch_step && !passes.order.hold() && inputs.trace.gpu.kind != InputKind::kKinetoJson) {
     ASSIGN_OR_RETURN(std::optional<std::vector<StepTotals>> streamed,
-                     AccumulateStreaming(inputs, policy, classifier, options, plan, order));
+                     AccumulateStreaming(inputs, policy, classifier, options, plan, passes));
     if (streamed) return std::move(*streamed);
   }
-  return RunInStartOrder<Result<std::vector<StepTotals>>>(order, [&](bool hold) {
-    return AccumulateHolding(inputs, policy, classifier, options, plan, order, hold);
+  return RunInStartOrder<Result<std::vector<StepTotals>>>(passes.order, [&](bool hold) {
+    return AccumulateHolding(inputs, policy, classifier, options, plan, passes, hold);
   });
 }
 

@@ -182,16 +182,17 @@ class ResidueSink : public TraceSink {
 }  // namespace
 
 Result<StepsResidue> MeasureResidue(const StepsInputs& inputs, const Plan& plan,
-                                    const StepsReport& report, StartOrder& order) {
-  return RunInStartOrder<Result<StepsResidue>>(order, [&](bool hold) -> Result<StepsResidue> {
-    ResidueMeter meter(report);
-    ResidueSink sink(meter, plan, hold);
-    StartOrderSink in_order(sink, inputs.trace.gpu.display_name, hold);
-    Status read = ReadGpuSide(inputs.trace.gpu, in_order).status();
-    order.Learn(in_order.broke());
-    RETURN_IF_ERROR(read);  // the read finished the sink: what it held is fed
-    return meter.Finish();
-  });
+                                    const StepsReport& report, StepsPasses& passes) {
+  return RunInStartOrder<Result<StepsResidue>>(
+      passes.order, [&](bool hold) -> Result<StepsResidue> {
+        ResidueMeter meter(report);
+        ResidueSink sink(meter, plan, hold);
+        StartOrderSink in_order(sink, inputs.trace.gpu.display_name, hold);
+        Status read = passes.reads.GpuSide(inputs.trace.gpu, in_order).status();
+        passes.order.Learn(in_order.broke());
+        RETURN_IF_ERROR(read);  // the read finished the sink: what it held is fed
+        return meter.Finish();
+      });
 }
 
 void SetPeriods(StepsReport& report) {

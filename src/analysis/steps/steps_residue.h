@@ -11,7 +11,6 @@
 #include <optional>
 #include <vector>
 
-#include "analysis/pipeline/start_order.h"
 #include "analysis/steps/steps_accumulate.h"
 #include "core/intervals.h"
 #include "stepstat/steps.h"
@@ -61,9 +60,9 @@ class ResidueMeter {
 };
 
 /// Runs the residue pass over the GPU side as `op_step` attributes it (every operation
-/// held and sorted when `order` finds the input out of start order).
+/// held and sorted when the passes found the input out of start order).
 Result<StepsResidue> MeasureResidue(const StepsInputs& inputs, const Plan& plan,
-                                    const StepsReport& report, StartOrder& order);
+                                    const StepsReport& report, StepsPasses& passes);
 
 /// Sets each step's period_ns from the GPU starts of the steps with GPU work.
 void SetPeriods(StepsReport& report);
