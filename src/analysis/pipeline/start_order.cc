@@ -8,6 +8,21 @@ namespace {
 
 constexpr std::string_view kOutOfStartOrder = "rows out of start order: read again, held";
 
+// One comparison per row; a Status is made only at the break.
+template <typename Row, typename StartOf>
+std::optional<int64_t> FirstOutOfOrder(std::span<const Row> rows, std::optional<int64_t>& last,
+                                       const StartOf& start_of) {
+  if (rows.empty()) return std::nullopt;
+  int64_t previous = last.value_or(start_of(rows.front()));
+  for (const Row& row : rows) {
+    const int64_t start = start_of(row);
+    if (start < previous) return row.line;
+    previous = start;
+  }
+  last = previous;
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string OrderBreakNote(const OrderBreak& order_break) {
@@ -16,27 +31,26 @@ std::string OrderBreakNote(const OrderBreak& order_break) {
          "figures are exact, measured with every interval held and sorted";
 }
 
-Status StartOrderSink::Check(Side& side, int64_t start, int64_t line, const char* rows) {
-  if (side.last_start && start < *side.last_start) {
-    broke_ = OrderBreak{file_, line, rows};
-    return OutOfStartOrder();
-  }
-  side.last_start = start;
-  return Status::Ok();
+Status StartOrderSink::Broke(int64_t line, const char* rows) {
+  broke_ = OrderBreak{file_, line, rows};
+  return OutOfStartOrder();
 }
 
 Status StartOrderSink::OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) {
   if (!hold_) {
-    for (const GpuOp& op : ops)
-      RETURN_IF_ERROR(Check(ops_, op.start_ns, op.line, "GPU operations"));
+    auto start = [](const GpuOp& op) { return op.start_ns; };
+    if (auto line = FirstOutOfOrder(ops, ops_last_start_, start)) {
+      return Broke(*line, "GPU operations");
+    }
   }
   return next_.OnGpuOps(ops, names);
 }
 
 Status StartOrderSink::OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) {
   if (!hold_) {
-    for (const LaunchCall& call : calls) {
-      RETURN_IF_ERROR(Check(calls_, call.api_start_ns, call.line, "launch calls"));
+    auto start = [](const LaunchCall& call) { return call.api_start_ns; };
+    if (auto line = FirstOutOfOrder(calls, calls_last_start_, start)) {
+      return Broke(*line, "launch calls");
     }
   }
   return next_.OnLaunchCalls(calls, names);

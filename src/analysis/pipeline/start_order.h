@@ -49,17 +49,14 @@ class StartOrderSink : public TraceSink {
   const std::optional<OrderBreak>& broke() const { return broke_; }
 
  private:
-  // The latest start seen on one side; nullopt before its first row.
-  struct Side {
-    std::optional<int64_t> last_start;
-  };
-  Status Check(Side& side, int64_t start, int64_t line, const char* rows);
+  Status Broke(int64_t line, const char* rows);
 
   TraceSink& next_;
   std::string file_;
   bool hold_;
-  Side ops_;
-  Side calls_;
+  // The latest start seen on each side; nullopt before its first row.
+  std::optional<int64_t> ops_last_start_;
+  std::optional<int64_t> calls_last_start_;
   std::optional<OrderBreak> broke_;
 };
 
