@@ -7,8 +7,11 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "io/read_counts.h"
 #include "stepstat/engine.h"
@@ -116,6 +119,41 @@ TEST(ReadCounts, CsvPairWithNvtx) {
   EXPECT_EQ(reads[gpu].to_end, 3);
   EXPECT_EQ(reads[exec].to_end, 2);
   EXPECT_LE(reads[nvtx].opens, 3);  // a small file: every open reaches its end
+}
+
+// Two adjacent GPU rows swapped near the top of `path`'s data: out of start order there.
+void SwapTwoRows(const fs::path& path) {
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(path, std::ios::binary);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+  }
+  for (size_t i = 100; i + 1 < lines.size(); ++i) {
+    if (std::stoll(lines[i]) < std::stoll(lines[i + 1])) {
+      std::swap(lines[i], lines[i + 1]);
+      break;
+    }
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  for (const std::string& line : lines) out << line << "\n";
+}
+
+// GPU rows out of start order: the first streaming pass that meets the break stops there,
+// and every later pass holds at once (start_order.h) instead of streaming into the same
+// wall: the GPU trace is opened once more than it is read whole besides the sniff and the
+// prefix check (the accumulation's stopped streaming pass), the launch side read whole once.
+TEST(ReadCounts, CsvPairOutOfOrderHoldsFromTheFirstBreakOn) {
+  SynthRun run("unsorted", synth::SynthFormat::kCsv, /*nvtx=*/false);
+  SwapTwoRows(run.files.gpu_trace);
+  const std::string gpu = run.files.gpu_trace.filename().string();
+  const std::string exec = run.files.kern_exec_trace.filename().string();
+  std::map<std::string, FileReads> reads =
+      CountReads(Command::kSteps, {run.base}, "CSV pair, 2 rows swapped");
+  // Read whole: the period detector's streaming pass and its sorted pass (it keeps its own
+  // (start, end) order check), the accumulation holding, the residue holding.
+  EXPECT_EQ(reads[gpu].to_end, 4);
+  EXPECT_EQ(reads[gpu].opens, reads[gpu].to_end + 3);
+  EXPECT_EQ(reads[exec].to_end, 1);
 }
 
 // A Kineto trace is parsed whole by its reader: each command parses it once, however many
