@@ -33,14 +33,16 @@ std::string OrderBreakNote(const OrderBreak& order_break) {
 
 Status StartOrderSink::Broke(int64_t line, const char* rows) {
   broke_ = OrderBreak{file_, line, rows};
-  return OutOfStartOrder();
+  if (stop_at_break_) return OutOfStartOrder();
+  hold_ = true;  // watching: the first break is the one to report
+  return Status::Ok();
 }
 
 Status StartOrderSink::OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) {
   if (!hold_) {
     auto start = [](const GpuOp& op) { return op.start_ns; };
     if (auto line = FirstOutOfOrder(ops, ops_last_start_, start)) {
-      return Broke(*line, "GPU operations");
+      RETURN_IF_ERROR(Broke(*line, "GPU operations"));
     }
   }
   return next_.OnGpuOps(ops, names);
@@ -50,7 +52,7 @@ Status StartOrderSink::OnLaunchCalls(std::span<const LaunchCall> calls, const St
   if (!hold_) {
     auto start = [](const LaunchCall& call) { return call.api_start_ns; };
     if (auto line = FirstOutOfOrder(calls, calls_last_start_, start)) {
-      return Broke(*line, "launch calls");
+      RETURN_IF_ERROR(Broke(*line, "launch calls"));
     }
   }
   return next_.OnLaunchCalls(calls, names);

@@ -33,11 +33,13 @@ std::string OrderBreakNote(const OrderBreak& order_break);
 
 /// The stage: passes every batch on to `next`. Unless `hold`, it checks each side's starts
 /// and fails the read (OutOfStartOrder()) at the first row out of order, before `next` sees
-/// its batch; broke() then says where.
+/// its batch; broke() then says where. Without `stop_at_break` it only watches: it records
+/// the first break and passes everything on (for a pass that copes with any order itself,
+/// so that the run still learns where order broke).
 class StartOrderSink : public TraceSink {
  public:
-  StartOrderSink(TraceSink& next, std::string file, bool hold)
-      : next_(next), file_(std::move(file)), hold_(hold) {}
+  StartOrderSink(TraceSink& next, std::string file, bool hold, bool stop_at_break = true)
+      : next_(next), file_(std::move(file)), hold_(hold), stop_at_break_(stop_at_break) {}
 
   Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override;
   Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override;
@@ -49,11 +51,13 @@ class StartOrderSink : public TraceSink {
   const std::optional<OrderBreak>& broke() const { return broke_; }
 
  private:
+  /// Records the break; the status that stops the read, or Ok when only watching.
   Status Broke(int64_t line, const char* rows);
 
   TraceSink& next_;
   std::string file_;
-  bool hold_;
+  bool hold_;  ///< no (more) checking: holding, or a watched break was recorded
+  bool stop_at_break_;
   // The latest start seen on each side; nullopt before its first row.
   std::optional<int64_t> ops_last_start_;
   std::optional<int64_t> calls_last_start_;

@@ -102,6 +102,18 @@ TEST(StartOrderSink, HoldingPassesEverythingThrough) {
   EXPECT_FALSE(stage.broke().has_value());
 }
 
+TEST(StartOrderSink, WatchingRecordsTheFirstBreakAndPassesEverything) {
+  StringPool names;
+  Recorder next;
+  StartOrderSink stage(next, "gpu.csv", /*hold=*/false, /*stop_at_break=*/false);
+  ASSERT_TRUE(stage.OnGpuOps(Ops({10, 30, 20}, 2), names).ok());
+  ASSERT_TRUE(stage.OnGpuOps(Ops({15, 40}, 5), names).ok());
+  ASSERT_TRUE(stage.OnFinish().ok());
+  EXPECT_EQ(next.op_starts, (std::vector<int64_t>{10, 30, 20, 15, 40}));
+  ASSERT_TRUE(stage.broke().has_value());
+  EXPECT_EQ(stage.broke()->line, 4);
+}
+
 // A pass as the pipelines write one: a stage in front of its sinks, what it saw learned.
 struct CountingPass {
   std::vector<GpuOp> ops;

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "analysis/details/details_values.h"
+#include "analysis/pipeline/start_order.h"
 #include "analysis/pipeline/tee_sink.h"
 #include "analysis/steps/period/steps_period.h"
 #include "analysis/steps/step_filter_sink.h"
@@ -157,8 +158,14 @@ Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& po
                                      const Classifier& classifier, const StepsOptions& options,
                                      const StepsConsumer& then, StepsPasses& passes,
                                      StepsReport report) {
+  // The detector copes with any order itself (by (start, end), finer than start order); the
+  // stage only watches, so that the passes after it hold at once when order broke.
   ASSIGN_OR_RETURN(DetectedSteps detected, DetectStepsByPeriod([&](TraceSink& sink) {
-                     return passes.reads.GpuSide(inputs.trace.gpu, sink).status();
+                     StartOrderSink watched(sink, inputs.trace.gpu.display_name,
+                                            passes.order.hold(), /*stop_at_break=*/false);
+                     Status read = passes.reads.GpuSide(inputs.trace.gpu, watched).status();
+                     passes.order.Learn(watched.broke());
+                     return read;
                    }));
   if (!detected.found) {
     const std::string why =
@@ -222,10 +229,14 @@ struct AnnotatedSteps {
 
 Result<std::optional<AnnotatedSteps>> AnnotatedStepsOf(const StepsInputs& inputs,
                                                        const TraceInput& range_file,
-                                                       TraceReads& reads,
+                                                       StepsPasses& passes,
                                                        AnnotationStats& annotations) {
   if (!annotations.has_gpu_span()) {  // an NVTX CSV beside the GPU trace: the span from there
-    RETURN_IF_ERROR(reads.GpuSide(inputs.trace.gpu, annotations).status());
+    // Any order will do for the span; the stage watches so that later passes learn it.
+    StartOrderSink watched(annotations, inputs.trace.gpu.display_name, passes.order.hold(),
+                           /*stop_at_break=*/false);
+    RETURN_IF_ERROR(passes.reads.GpuSide(inputs.trace.gpu, watched).status());
+    passes.order.Learn(watched.broke());
   }
   const int64_t span = annotations.gpu_span_ns();
   AnnotatedSteps out;
@@ -243,7 +254,7 @@ Result<std::optional<AnnotatedSteps>> AnnotatedStepsOf(const StepsInputs& inputs
   Result<std::unique_ptr<RangeCollector>> created = RangeCollector::Create(choice->pattern);
   if (!created.ok()) return std::optional<AnnotatedSteps>();
   std::unique_ptr<RangeCollector> collector = std::move(created.value());
-  RETURN_IF_ERROR(reads.Whole(range_file, *collector).status());
+  RETURN_IF_ERROR(passes.reads.Whole(range_file, *collector).status());
   out.ranges = collector->TakeSteps();
   out.pattern = choice->pattern;
   out.reason = "steps: " + std::to_string(out.ranges.size()) + " annotations like '" +
@@ -313,7 +324,7 @@ Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& po
   }
   if (range_file && !by_regex) {
     ASSIGN_OR_RETURN(std::optional<AnnotatedSteps> annotated,
-                     AnnotatedStepsOf(inputs, *range_file, passes.reads, annotations));
+                     AnnotatedStepsOf(inputs, *range_file, passes, annotations));
     if (annotated && !annotated->ranges.empty()) {
       report.range_trace = range_file->display_name;
       report.source = StepSourceKind::kRanges;
