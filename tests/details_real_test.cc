@@ -9,6 +9,7 @@
 
 #include "analysis/details/details_sink.h"
 #include "analysis/details/details_values.h"
+#include "analysis/pipeline/start_order.h"
 #include "stepstat/details.h"
 #include "stepstat/read.h"
 #include "stepstat/report.h"
@@ -21,18 +22,19 @@ namespace fs = std::filesystem;
 
 const fs::path kRealDir = fs::path(STEPSTAT_SHARED_DIR) / "data" / "real";
 
-// Reads one file into a DetailsSink the way summarize does: streaming first, buffered and
-// sorted when the input turns out unsorted.
+// Reads one file into a DetailsSink the way summarize does: streaming first, held and
+// sorted when the start-order stage finds the input out of order.
 Result<DetailsTotals> ReadTotals(const fs::path& path, InputKind kind) {
-  for (bool assume_sorted : {true, false}) {
-    DetailsSink sink(path.filename().string(), assume_sorted, /*match_launches=*/true);
+  StartOrder order;
+  return RunInStartOrder<Result<DetailsTotals>>(order, [&](bool hold) -> Result<DetailsTotals> {
     std::string name = path.filename().string();
-    Result<ReadReport> read = ReadInput(path, name, kind, sink);  // finishes the sink
-    if (sink.unsorted()) continue;
-    if (!read.ok()) return read.status();
+    DetailsSink sink(name, !hold, /*match_launches=*/true);
+    StartOrderSink in_order(sink, name, hold);
+    Result<ReadReport> read = ReadInput(path, name, kind, in_order);  // finishes the sink
+    order.Learn(in_order.broke());
+    RETURN_IF_ERROR(read.status());
     return sink.totals();
-  }
-  return Status::Error("unsorted twice");
+  });
 }
 
 const StreamTotals* FindStream(const DetailsTotals& t, int64_t stream) {

@@ -10,7 +10,7 @@
 #include <random>
 #include <sstream>
 
-#include "analysis/steps/steps_accumulate.h"
+#include "analysis/pipeline/trace_reads.h"
 #include "core/intervals.h"
 #include "stepstat/read.h"
 #include "stepstat/step_stats.h"
@@ -41,7 +41,7 @@ void ExpectTiling(const StepsInputs& inputs, const StepsReport& report, const Po
   Result<StepStats> whole = Summarize(inputs.trace, policy);
   ASSERT_TRUE(whole.ok()) << whole.status().message();
   KernelCollector collector;
-  ASSERT_TRUE(ReadGpuSide(inputs.trace.gpu, collector).ok());
+  ASSERT_TRUE(TraceReads().GpuSide(inputs.trace.gpu, collector).ok());
   const int64_t whole_busy = TotalLength(UnionOf(std::move(collector.kernels)));
 
   const StepsResidue& r = report.residue;

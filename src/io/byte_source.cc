@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "io/read_counts.h"
 #include "io/sources.h"
 
 namespace stepstat {
@@ -84,7 +85,7 @@ Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::filesystem::path& 
   ASSIGN_OR_RETURN(std::unique_ptr<InputStream> stream, OpenFileStream(path, display_name));
   // Read the magic through the stream so pipes work too; it is put back in front after.
   ASSIGN_OR_RETURN(std::string magic, ReadFront(*stream, 4));
-  return DecodedSource(std::move(magic), std::move(stream), display_name);
+  return CountedSource(path, DecodedSource(std::move(magic), std::move(stream), display_name));
 }
 
 Result<std::unique_ptr<ByteSource>> OpenMemoryByteSource(std::string_view bytes,

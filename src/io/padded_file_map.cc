@@ -5,6 +5,8 @@
 #include <cstring>
 #include <string>
 
+#include "io/read_counts.h"
+
 #if defined(_WIN32)
 #include <windows.h>
 #elif defined(__unix__) || defined(__APPLE__)
@@ -60,6 +62,7 @@ Result<std::unique_ptr<PaddedFileMap>> PaddedFileMap::Open(const std::filesystem
   CloseHandle(file);
   if (view == nullptr)
     return ErrorAt(display_name, 0, "cannot map: error " + std::to_string(error));
+  CountWholeRead(path);  // mapped to be parsed whole
   // mapped_ == 0 marks the empty file's allocation for the destructor.
   return std::unique_ptr<PaddedFileMap>(new PaddedFileMap(static_cast<const char*>(view), bytes,
                                                           bytes == 0 ? zero_tail : readable,
@@ -131,7 +134,8 @@ Result<std::unique_ptr<PaddedFileMap>> PaddedFileMap::Open(const std::filesystem
     }
     ::madvise(file, size, MADV_SEQUENTIAL);
   }
-  ::close(fd);  // the mapping keeps the file
+  ::close(fd);           // the mapping keeps the file
+  CountWholeRead(path);  // mapped to be parsed whole
   return std::unique_ptr<PaddedFileMap>(
       new PaddedFileMap(static_cast<const char*>(reserved), size, mapped, mapped, page));
 }

@@ -7,6 +7,8 @@
 #include <mutex>
 #include <utility>
 
+#include "io/read_counts.h"
+
 namespace stepstat {
 namespace {
 
@@ -93,6 +95,7 @@ Result<SqliteDb> SqliteDb::Open(const std::filesystem::path& path, std::string_v
   // export were read at once). The call fails harmlessly once SQLite is initialised.
   static std::once_flag no_memory_statistics;
   std::call_once(no_memory_statistics, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
+  CountOpen(path);
   sqlite3* db = nullptr;
   // NOMUTEX: a connection is only ever used by the thread that opened it.
   int rc = sqlite3_open_v2(FileUri(path).c_str(), &db,

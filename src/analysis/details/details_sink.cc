@@ -142,8 +142,9 @@ Status DetailsSink::OnGpuOps(std::span<const GpuOp> ops, const StringPool& names
       continue;
     }
     if (assume_sorted_ && !kernel_union_.InOrder(op.start_ns)) {
-      unsorted_ = true;
-      return Status::Error("kernels are not sorted by start");
+      // The start-order stage (start_order.h) feeds a sorted pass rows in order only.
+      return ErrorAt(source_name_, op.line,
+                     "internal error: a row out of start order passed the stage");
     }
     ++totals_.kernel_count;
     // Per-name and per-stream sums are parts of this one, so one check covers them all.

@@ -1,7 +1,7 @@
 // DetailsSink: the streaming accumulator behind `summarize --details`. Fed beside the
 // GpuTotalsSink (through a TeeSink), it reads only the trace model. Memory grows with
-// distinct names, devices and streams, not rows, with two exceptions: unsorted input
-// (intervals are buffered and sorted, as GpuTotalsSink does) and the launch-to-kernel
+// distinct names, devices and streams, not rows, with two exceptions: input out of start
+// order (intervals are buffered and sorted, as GpuTotalsSink does) and the launch-to-kernel
 // match, which keeps 16 bytes per kernel and per launch row when asked to.
 #pragma once
 
@@ -81,8 +81,9 @@ std::string MemoryKindOf(std::string_view op_name);
 
 class DetailsSink : public TraceSink {
  public:
-  /// `assume_sorted` as for GpuTotalsSink: out-of-order kernels stop the pass (unsorted()),
-  /// otherwise kernel intervals are buffered and replayed in order at OnFinish.
+  /// `assume_sorted` as for GpuTotalsSink: kernels come in start order (the start-order
+  /// stage decides it), otherwise kernel intervals are buffered and replayed in order at
+  /// OnFinish.
   /// `match_launches` keeps the keys that count launch rows without a GPU kernel.
   /// `source_name` names the file in messages.
   DetailsSink(std::string source_name, bool assume_sorted, bool match_launches);
@@ -93,7 +94,6 @@ class DetailsSink : public TraceSink {
   /// Replays buffered kernels, closes the open unions.
   Status OnFinish() override;
 
-  bool unsorted() const { return unsorted_; }
   const DetailsTotals& totals() const { return totals_; }
 
  private:
@@ -111,7 +111,6 @@ class DetailsSink : public TraceSink {
   std::string source_name_;
   bool assume_sorted_;
   bool match_launches_;
-  bool unsorted_ = false;
   DetailsTotals totals_;
   SortedUnion kernel_union_;
   std::vector<Buffered> buffered_;

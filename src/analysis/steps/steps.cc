@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "analysis/details/details_values.h"
+#include "analysis/pipeline/start_order.h"
 #include "analysis/pipeline/tee_sink.h"
 #include "analysis/steps/period/steps_period.h"
 #include "analysis/steps/step_filter_sink.h"
@@ -31,17 +32,17 @@ namespace {
 // Reads one step again as `plan` attributes it: its launch calls, then its GPU operations;
 // then finishes `sink`, as one read of a hand-cut trace would (TraceSink's contract).
 Result<std::vector<InputDetails>> ReplayStep(const StepsInputs& inputs, const Plan& plan,
-                                             size_t step, TraceSink& sink) {
+                                             size_t step, TraceReads& reads, TraceSink& sink) {
   const auto index = static_cast<int32_t>(step);
   std::vector<InputDetails> read;
   const TraceInput* launches = plan.launch_step ? LaunchSource(inputs) : nullptr;
   if (launches) {
     StepFilterSink calls(sink, index, plan.launch_step, nullptr);
-    ASSIGN_OR_RETURN(ReadReport report, ReadLaunchSide(*launches, calls));
+    ASSIGN_OR_RETURN(ReadReport report, reads.LaunchSide(*launches, calls));
     if (launches != &inputs.trace.gpu) read.push_back(InputDetailsOf(*launches, report));
   }
   StepFilterSink ops(sink, index, nullptr, plan.op_step);
-  ASSIGN_OR_RETURN(ReadReport report, ReadGpuSide(inputs.trace.gpu, ops));
+  ASSIGN_OR_RETURN(ReadReport report, reads.GpuSide(inputs.trace.gpu, ops));
   read.insert(read.begin(), InputDetailsOf(inputs.trace.gpu, report));
   RETURN_IF_ERROR(sink.OnFinish());
   return read;
@@ -50,11 +51,12 @@ Result<std::vector<InputDetails>> ReplayStep(const StepsInputs& inputs, const Pl
 // Finishes the report (warm-up, flags, distribution), then lets `then` replay steps while
 // the attribution is still at hand.
 Status Conclude(const StepsInputs& inputs, const Plan& plan, const Policy& policy,
-                const StepsOptions& options, const StepsConsumer& then, StepsReport& report) {
+                const StepsOptions& options, const StepsConsumer& then, TraceReads& reads,
+                StepsReport& report) {
   FinishStepsReport(report, policy, options);
   if (!then) return Status::Ok();
   StepReplay replay = [&](size_t step, TraceSink& sink) {
-    return ReplayStep(inputs, plan, step, sink);
+    return ReplayStep(inputs, plan, step, reads, sink);
   };
   return then(report, replay);
 }
@@ -82,7 +84,7 @@ struct KeyChoice {
 Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
                                const Classifier& classifier, const StepsOptions& options,
                                const StepsConsumer& then, std::vector<StepRange> ranges,
-                               StepsReport report) {
+                               StepsPasses& passes, StepsReport report) {
   report.steps.reserve(ranges.size());
   for (size_t i = 0; i < ranges.size(); ++i) {
     StepRecord r;
@@ -128,7 +130,7 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
     };
   }
   ASSIGN_OR_RETURN(std::vector<StepTotals> totals,
-                   Accumulate(inputs, policy, classifier, options, plan));
+                   Accumulate(inputs, policy, classifier, options, plan, passes));
   report.attribution = keys.kind == KeyChoice::kCorrelation   ? StepAttribution::kLaunchCorrelation
                        : keys.kind == KeyChoice::kKernelStart ? StepAttribution::kLaunchKernelStart
                                                               : StepAttribution::kGpuTimeWindow;
@@ -140,23 +142,30 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
     plan.after_launches = nullptr;
     plan.op_step = by_window;
     report.attribution = StepAttribution::kGpuTimeWindow;
-    ASSIGN_OR_RETURN(totals, Accumulate(inputs, policy, classifier, options, plan));
+    ASSIGN_OR_RETURN(totals, Accumulate(inputs, policy, classifier, options, plan, passes));
     launches = nullptr;
   }
   if (launches) report.launch_trace = launches->display_name;
   for (size_t i = 0; i < ranges.size(); ++i) report.steps[i].totals = std::move(totals[i]);
   report.outside = std::move(totals.back());
   SetPeriods(report);
-  ASSIGN_OR_RETURN(report.residue, MeasureResidue(inputs, plan, report));
-  RETURN_IF_ERROR(Conclude(inputs, plan, policy, options, then, report));
+  ASSIGN_OR_RETURN(report.residue, MeasureResidue(inputs, plan, report, passes));
+  RETURN_IF_ERROR(Conclude(inputs, plan, policy, options, then, passes.reads, report));
   return report;
 }
 
 Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& policy,
                                      const Classifier& classifier, const StepsOptions& options,
-                                     const StepsConsumer& then, StepsReport report) {
+                                     const StepsConsumer& then, StepsPasses& passes,
+                                     StepsReport report) {
+  // The detector copes with any order itself (by (start, end), finer than start order); the
+  // stage only watches, so that the passes after it hold at once when order broke.
   ASSIGN_OR_RETURN(DetectedSteps detected, DetectStepsByPeriod([&](TraceSink& sink) {
-                     return ReadGpuSide(inputs.trace.gpu, sink).status();
+                     StartOrderSink watched(sink, inputs.trace.gpu.display_name,
+                                            passes.order.hold(), /*stop_at_break=*/false);
+                     Status read = passes.reads.GpuSide(inputs.trace.gpu, watched).status();
+                     passes.order.Learn(watched.broke());
+                     return read;
                    }));
   if (!detected.found) {
     const std::string why =
@@ -200,13 +209,13 @@ Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& po
     };
   }
   ASSIGN_OR_RETURN(std::vector<StepTotals> totals,
-                   Accumulate(inputs, policy, classifier, options, plan));
+                   Accumulate(inputs, policy, classifier, options, plan, passes));
   if (launches && joined > 0) report.launch_trace = launches->display_name;
   for (size_t i = 0; i < report.steps.size(); ++i) report.steps[i].totals = std::move(totals[i]);
   report.outside = std::move(totals.back());
   SetPeriods(report);
-  ASSIGN_OR_RETURN(report.residue, MeasureResidue(inputs, plan, report));
-  RETURN_IF_ERROR(Conclude(inputs, plan, policy, options, then, report));
+  ASSIGN_OR_RETURN(report.residue, MeasureResidue(inputs, plan, report, passes));
+  RETURN_IF_ERROR(Conclude(inputs, plan, policy, options, then, passes.reads, report));
   return report;
 }
 
@@ -220,9 +229,14 @@ struct AnnotatedSteps {
 
 Result<std::optional<AnnotatedSteps>> AnnotatedStepsOf(const StepsInputs& inputs,
                                                        const TraceInput& range_file,
+                                                       StepsPasses& passes,
                                                        AnnotationStats& annotations) {
   if (!annotations.has_gpu_span()) {  // an NVTX CSV beside the GPU trace: the span from there
-    RETURN_IF_ERROR(ReadGpuSide(inputs.trace.gpu, annotations).status());
+    // Any order will do for the span; the stage watches so that later passes learn it.
+    StartOrderSink watched(annotations, inputs.trace.gpu.display_name, passes.order.hold(),
+                           /*stop_at_break=*/false);
+    RETURN_IF_ERROR(passes.reads.GpuSide(inputs.trace.gpu, watched).status());
+    passes.order.Learn(watched.broke());
   }
   const int64_t span = annotations.gpu_span_ns();
   AnnotatedSteps out;
@@ -240,7 +254,7 @@ Result<std::optional<AnnotatedSteps>> AnnotatedStepsOf(const StepsInputs& inputs
   Result<std::unique_ptr<RangeCollector>> created = RangeCollector::Create(choice->pattern);
   if (!created.ok()) return std::optional<AnnotatedSteps>();
   std::unique_ptr<RangeCollector> collector = std::move(created.value());
-  RETURN_IF_ERROR(ReadInput(range_file, *collector).status());
+  RETURN_IF_ERROR(passes.reads.Whole(range_file, *collector).status());
   out.ranges = collector->TakeSteps();
   out.pattern = choice->pattern;
   out.reason = "steps: " + std::to_string(out.ranges.size()) + " annotations like '" +
@@ -261,6 +275,7 @@ Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& po
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
   StepsReport report;
   report.gpu_trace = inputs.trace.gpu.display_name;
+  StepsPasses passes;  // how the passes read the inputs, what they learn of their order
 
   const bool by_regex = !options.range_regex.empty();
   if (by_regex && options.by_period) {
@@ -281,7 +296,7 @@ Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& po
     ASSIGN_OR_RETURN(std::unique_ptr<RangeCollector> collector,
                      RangeCollector::Create(by_regex ? options.range_regex : kProfilerStepPattern));
     TeeSink both{collector.get(), by_regex ? nullptr : &annotations};
-    RETURN_IF_ERROR(ReadInput(*range_file, both).status());
+    RETURN_IF_ERROR(passes.reads.Whole(*range_file, both).status());
     ranges = collector->TakeSteps();
     if (ranges.empty() && by_regex) {
       std::string message = "no CPU range matches '" + options.range_regex + "' (" +
@@ -304,26 +319,26 @@ Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& po
                        options.range_regex + "'"
                  : "steps: " + std::to_string(ranges.size()) +
                        " PyTorch ProfilerStep#N annotations, the trace's own step marks";
-    return FromRanges(inputs, policy, classifier, options, then, std::move(ranges),
+    return FromRanges(inputs, policy, classifier, options, then, std::move(ranges), passes,
                       std::move(report));
   }
   if (range_file && !by_regex) {
     ASSIGN_OR_RETURN(std::optional<AnnotatedSteps> annotated,
-                     AnnotatedStepsOf(inputs, *range_file, annotations));
+                     AnnotatedStepsOf(inputs, *range_file, passes, annotations));
     if (annotated && !annotated->ranges.empty()) {
       report.range_trace = range_file->display_name;
       report.source = StepSourceKind::kRanges;
       report.source_detail = annotated->pattern;
       report.source_reason = annotated->reason;
       return FromRanges(inputs, policy, classifier, options, then, std::move(annotated->ranges),
-                        std::move(report));
+                        passes, std::move(report));
     }
     if (annotated) report.source_reason = annotated->reason;
   }
   if (options.by_period) report.source_reason = "steps: the kernel period, as --by-period asks";
   report.source = StepSourceKind::kPeriodDetector;
   report.attribution = StepAttribution::kGpuTimeWindow;
-  return FromKernelPeriod(inputs, policy, classifier, options, then, std::move(report));
+  return FromKernelPeriod(inputs, policy, classifier, options, then, passes, std::move(report));
 }
 
 }  // namespace stepstat

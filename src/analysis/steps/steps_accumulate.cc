@@ -2,11 +2,10 @@
 
 #include <optional>
 
-#include "analysis/pipeline/launched_kernels_sink.h"
+#include "analysis/pipeline/start_order.h"
 #include "analysis/pipeline/two_sides.h"
 #include "analysis/steps/step_overlap_meter.h"
 #include "analysis/steps/steps_sink.h"
-#include "readers/nsys_sqlite.h"
 
 namespace stepstat {
 
@@ -44,16 +43,14 @@ StepAccumulators MakeAccumulators(const Policy& policy, const Classifier& classi
 }
 
 // Both readers at once, the launch/kernel overlap measured by a StepOverlapMeter; nullopt
-// when an input is not sorted by time.
-Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(const StepsInputs& inputs,
-                                                                   const Policy& policy,
-                                                                   const Classifier& classifier,
-                                                                   const StepsOptions& options,
-                                                                   const Plan& plan) {
+// when the start-order stage stopped a side (then `order` knows where).
+Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(
+    const StepsInputs& inputs, const Policy& policy, const Classifier& classifier,
+    const StepsOptions& options, const Plan& plan, StepsPasses& passes) {
   const TraceInput& launches = *LaunchSource(inputs);
   if (plan.after_launches) {
     LaunchBookkeepingSink bookkeeping(plan);
-    RETURN_IF_ERROR(ReadLaunchSide(launches, bookkeeping).status());
+    RETURN_IF_ERROR(passes.reads.LaunchSide(launches, bookkeeping).status());
     plan.after_launches();
   }
   StepAccumulators steps = MakeAccumulators(policy, classifier, options, plan, false);
@@ -61,13 +58,15 @@ Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(const StepsIn
   StepOverlapMeter::Producer launch_producer = meter.TakeProducer(StepOverlapMeter::kLaunches);
   steps.UseMeter(meter.TakeProducer(StepOverlapMeter::kKernels));
   std::vector<int64_t> calls(steps.size(), 0);
-  bool launches_unsorted = false;
+  std::optional<OrderBreak> gpu_break, launch_break;
   // two_sides.h states the threads' contract: `steps` belongs to this thread (the GPU
   // side); the launch side's sink, with the launch producer, lives on the launch thread.
   SideStatuses statuses = ReadBothSides(
       [&] {
         StepGpuSink gpu_sink(steps, plan.op_step, inputs.trace.gpu.display_name);
-        Status read = ReadGpuSide(inputs.trace.gpu, gpu_sink).status();
+        StartOrderSink in_order(gpu_sink, inputs.trace.gpu.display_name, /*hold=*/false);
+        Status read = passes.reads.GpuSide(inputs.trace.gpu, in_order).status();
+        gpu_break = in_order.broke();
         steps.CloseMeter();
         return read;
       },
@@ -76,14 +75,15 @@ Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(const StepsIn
         StepMeterLaunchSink sink(std::move(launch_producer),
                                  StepOfLaunch(plan, !plan.after_launches), calls,
                                  launches.display_name);
-        Status read = ReadLaunchSide(launches, sink).status();
-        launches_unsorted = sink.unsorted();
+        StartOrderSink in_order(sink, launches.display_name, /*hold=*/false);
+        Status read = passes.reads.LaunchSide(launches, in_order).status();
+        launch_break = in_order.broke();
         return read;
       },
       [&meter] { meter.Abort(); });
-  if (steps.unsorted() || launches_unsorted) {
-    return std::optional<std::vector<StepTotals>>();
-  }
+  passes.order.Learn(gpu_break);
+  passes.order.Learn(launch_break);
+  if (passes.order.hold()) return std::optional<std::vector<StepTotals>>();
   RETURN_IF_ERROR(FirstFailure(statuses));  // else the reads finished the sinks
   std::vector<StepTotals> totals = steps.TakeTotals();
   for (size_t i = 0; i < totals.size(); ++i) {
@@ -95,26 +95,25 @@ Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(const StepsIn
   return std::optional(std::move(totals));
 }
 
-// Launch calls first, each step's launch union held, then the GPU operations: for input
-// out of order, which the streaming pass cannot take.
+// Launch calls first, each step's launch union held (merged exactly in any order), then the
+// GPU operations, their kernels held and sorted when `hold`.
 Result<std::vector<StepTotals>> AccumulateHolding(const StepsInputs& inputs, const Policy& policy,
                                                   const Classifier& classifier,
-                                                  const StepsOptions& options, const Plan& plan) {
-  for (bool buffered : {false, true}) {
-    StepAccumulators steps = MakeAccumulators(policy, classifier, options, plan, buffered);
-    if (plan.launch_step) {
-      StepLaunchSink launch_sink(steps, StepOfLaunch(plan, true));
-      const TraceInput& source = *LaunchSource(inputs);
-      RETURN_IF_ERROR(ReadLaunchSide(source, launch_sink).status());  // finishes launches
-    }
-    if (plan.after_launches) plan.after_launches();
-    StepGpuSink gpu_sink(steps, plan.op_step, inputs.trace.gpu.display_name);
-    Status read = ReadGpuSide(inputs.trace.gpu, gpu_sink).status();
-    if (steps.unsorted() && !buffered) continue;
-    RETURN_IF_ERROR(read);  // the read finished the operations
-    return steps.TakeTotals();
+                                                  const StepsOptions& options, const Plan& plan,
+                                                  StepsPasses& passes, bool hold) {
+  StepAccumulators steps = MakeAccumulators(policy, classifier, options, plan, hold);
+  if (plan.launch_step) {
+    StepLaunchSink launch_sink(steps, StepOfLaunch(plan, true));
+    const TraceInput& source = *LaunchSource(inputs);
+    RETURN_IF_ERROR(passes.reads.LaunchSide(source, launch_sink).status());  // finishes them
   }
-  return Status::Error("unreachable");
+  if (plan.after_launches) plan.after_launches();
+  StepGpuSink gpu_sink(steps, plan.op_step, inputs.trace.gpu.display_name);
+  StartOrderSink in_order(gpu_sink, inputs.trace.gpu.display_name, hold);
+  Status read = passes.reads.GpuSide(inputs.trace.gpu, in_order).status();
+  passes.order.Learn(in_order.broke());
+  RETURN_IF_ERROR(read);  // the read finished the operations
+  return steps.TakeTotals();
 }
 
 }  // namespace
@@ -132,33 +131,19 @@ const TraceInput* LaunchSource(const StepsInputs& inputs) {
   return nullptr;
 }
 
-Result<ReadReport> ReadGpuSide(const TraceInput& input, TraceSink& sink) {
-  if (input.kind == InputKind::kNsysSqlite) {
-    return ReadNsysSqliteGpuSide(input.path, input.display_name, sink);
-  }
-  LaunchedKernelsSink launched(sink, /*forward_launch_calls=*/false);
-  TraceSink& target =
-      input.kind == InputKind::kNsysKernExecTraceCsv ? static_cast<TraceSink&>(launched) : sink;
-  return ReadInput(input, target);
-}
-
-Result<ReadReport> ReadLaunchSide(const TraceInput& input, TraceSink& sink) {
-  if (input.kind == InputKind::kNsysSqlite) {
-    return ReadNsysSqliteLaunchSide(input.path, input.display_name, sink);
-  }
-  return ReadInput(input, sink);
-}
-
 Result<std::vector<StepTotals>> Accumulate(const StepsInputs& inputs, const Policy& policy,
                                            const Classifier& classifier,
-                                           const StepsOptions& options, const Plan& plan) {
-  // A Kineto file would be parsed whole for each side, and its events are not in time order.
-  if (plan.launch_step && inputs.trace.gpu.kind != InputKind::kKinetoJson) {
+                                           const StepsOptions& options, const Plan& plan,
+                                           StepsPasses& passes) {
+  // A Kineto trace's records are held anyway (trace_reads.h): its sides are replayed in turn.
+  if (plan.launch_step && !passes.order.hold() && inputs.trace.gpu.kind != InputKind::kKinetoJson) {
     ASSIGN_OR_RETURN(std::optional<std::vector<StepTotals>> streamed,
-                     AccumulateStreaming(inputs, policy, classifier, options, plan));
+                     AccumulateStreaming(inputs, policy, classifier, options, plan, passes));
     if (streamed) return std::move(*streamed);
   }
-  return AccumulateHolding(inputs, policy, classifier, options, plan);
+  return RunInStartOrder<Result<std::vector<StepTotals>>>(passes.order, [&](bool hold) {
+    return AccumulateHolding(inputs, policy, classifier, options, plan, passes, hold);
+  });
 }
 
 }  // namespace stepstat

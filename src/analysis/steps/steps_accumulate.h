@@ -6,6 +6,8 @@
 #include <functional>
 #include <vector>
 
+#include "analysis/pipeline/start_order.h"
+#include "analysis/pipeline/trace_reads.h"
 #include "stepstat/policy.h"
 #include "stepstat/steps.h"
 
@@ -27,19 +29,22 @@ struct Plan {
 bool HoldsLaunchesAndOps(InputKind kind);
 /// The file that holds launch calls, if any.
 const TraceInput* LaunchSource(const StepsInputs& inputs);
-/// Reads the GPU side of `input` (a kern-exec trace alone stands in for the GPU trace; an
-/// SQLite export's GPU tables alone).
-Result<ReadReport> ReadGpuSide(const TraceInput& input, TraceSink& sink);
-/// Reads the launch calls of `input` (an SQLite export's launch half alone, on its own).
-Result<ReadReport> ReadLaunchSide(const TraceInput& input, TraceSink& sink);
+
+/// What the passes of one steps run share: how they read the inputs (a Kineto trace parsed
+/// once, trace_reads.h) and what they learned of their start order (start_order.h).
+struct StepsPasses {
+  TraceReads reads;
+  StartOrder order;
+};
 
 /// One StepTotals per step of `plan`, then one for the operations outside every step.
 /// For nsys CSV and SQLite inputs, launch calls and GPU operations are read at once on two
 /// threads, the overlap measured as they pass, so memory is bounded by the steps; Kineto
-/// traces, and input not sorted by time, hold each step's launch union between a launch pass
-/// and a GPU pass (and buffer kernels when they are out of order).
+/// traces, and input out of start order, hold each step's launch union between a launch
+/// pass and a GPU pass (and hold kernels when out of order, as the passes' StartOrder says).
 Result<std::vector<StepTotals>> Accumulate(const StepsInputs& inputs, const Policy& policy,
                                            const Classifier& classifier,
-                                           const StepsOptions& options, const Plan& plan);
+                                           const StepsOptions& options, const Plan& plan,
+                                           StepsPasses& passes);
 
 }  // namespace stepstat

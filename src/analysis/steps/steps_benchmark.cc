@@ -1,15 +1,20 @@
 // Steps on a long run: 100k steps (ranges) of 10 kernels each, 1M launches and 1M GPU ops,
 // through range selection, attribution, per-step accumulation and the distribution; and the
-// period detector on a 1M-kernel sequence. Inputs are generated in memory.
+// period detector on a 1M-kernel sequence; and the whole trace through the summary's sinks
+// against the same as one step of the steps accumulators (issue 20, item c: what making the
+// summary one step would cost). Inputs are generated in memory.
 #include <benchmark/benchmark.h>
 
 #include <random>
 
+#include "analysis/pipeline/two_sides.h"
 #include "analysis/steps/period/period_detector.h"
 #include "analysis/steps/steps_attribution.h"
 #include "analysis/steps/steps_distribution.h"
 #include "analysis/steps/steps_ranges.h"
 #include "analysis/steps/steps_sink.h"
+#include "analysis/summary/summary_sinks.h"
+#include "stepstat/policy.h"
 
 namespace stepstat {
 namespace {
@@ -157,6 +162,97 @@ void BM_DetectPeriod(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(names.size()));
 }
 BENCHMARK(BM_DetectPeriod)->Unit(benchmark::kMillisecond);
+
+// The whole trace as the two-file pipeline reads it: GPU operations on this thread,
+// launch calls on another (ReadBothSides, whose opening comment is the threads' contract),
+// each side in batches of kBatch into its meter producer, bounded as the pipelines bound it.
+constexpr size_t kBatch = 4096;
+constexpr size_t kMaxPending = size_t{1} << 16;
+
+template <typename Row, typename Feed>
+Status FeedBatches(const std::vector<Row>& rows, const Feed& feed) {
+  std::span<const Row> all(rows);
+  for (size_t at = 0; at < all.size(); at += kBatch) {
+    RETURN_IF_ERROR(feed(all.subspan(at, std::min(kBatch, all.size() - at))));
+  }
+  return Status::Ok();
+}
+
+void BM_WholeTraceSummarySinks(benchmark::State& state) {
+  const LongRun& run = Run100k();
+  Policy policy = BuiltinPolicy(kDefaultPolicyName).value();
+  Classifier classifier = Classifier::Create(policy).value();
+  int64_t overlap = 0;
+  for (auto _ : state) {
+    OverlapMeter meter(kMaxPending);
+    OverlapMeter::Producer kernels = meter.TakeProducer(OverlapMeter::kA);
+    OverlapMeter::Producer launches = meter.TakeProducer(OverlapMeter::kB);
+    GpuTotals totals;
+    SideStatuses statuses = ReadBothSides(
+        [&] {
+          GpuTotalsSink gpu("bench", classifier, std::move(kernels), true);
+          RETURN_IF_ERROR(
+              FeedBatches(run.ops, [&](auto ops) { return gpu.OnGpuOps(ops, run.names); }));
+          RETURN_IF_ERROR(gpu.OnFinish());
+          totals = gpu.totals();
+          return Status::Ok();
+        },
+        [&] {
+          LaunchTotalsSink launch(std::move(launches), true);
+          RETURN_IF_ERROR(FeedBatches(
+              run.calls, [&](auto calls) { return launch.OnLaunchCalls(calls, run.names); }));
+          return launch.OnFinish();
+        },
+        [&meter] { meter.Abort(); });
+    if (!FirstFailure(statuses).ok()) state.SkipWithError("the summary sinks failed");
+    overlap = meter.overlap();
+    benchmark::DoNotOptimize(totals.gap_total_ns);
+  }
+  state.counters["overlap_ms"] = static_cast<double>(overlap) / 1e6;
+  state.SetItemsProcessed(state.iterations() *
+                          static_cast<int64_t>(run.calls.size() + run.ops.size()));
+}
+BENCHMARK(BM_WholeTraceSummarySinks)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_WholeTraceAsOneStep(benchmark::State& state) {
+  const LongRun& run = Run100k();
+  Policy policy = BuiltinPolicy(kDefaultPolicyName).value();
+  Classifier classifier = Classifier::Create(policy).value();
+  int64_t overlap = 0;
+  for (auto _ : state) {
+    StepAccumulators steps(
+        1, [&classifier](std::string_view name) { return classifier.Classify(name); },
+        static_cast<int>(policy.components.size()) + 1, 0.5, false);
+    StepOverlapMeter meter(steps.size(), kMaxPending);
+    StepOverlapMeter::Producer launches = meter.TakeProducer(StepOverlapMeter::kLaunches);
+    steps.UseMeter(meter.TakeProducer(StepOverlapMeter::kKernels));
+    std::vector<int64_t> calls(steps.size(), 0);
+    SideStatuses statuses = ReadBothSides(
+        [&] {
+          StepGpuSink gpu(
+              steps, [](const GpuOp&) { return 0; }, "bench");
+          Status fed = FeedBatches(run.ops, [&](auto ops) { return gpu.OnGpuOps(ops, run.names); });
+          if (fed.ok()) fed = gpu.OnFinish();
+          steps.CloseMeter();
+          return fed;
+        },
+        [&] {
+          StepMeterLaunchSink launch(
+              std::move(launches), [](const LaunchCall&) { return 0; }, calls, "bench");
+          return FeedBatches(run.calls,
+                             [&](auto batch) { return launch.OnLaunchCalls(batch, run.names); });
+        },
+        [&meter] { meter.Abort(); });
+    if (!FirstFailure(statuses).ok()) state.SkipWithError("the step accumulators failed");
+    overlap = meter.overlap(0);
+    std::vector<StepTotals> totals = steps.TakeTotals();
+    benchmark::DoNotOptimize(totals.data());
+  }
+  state.counters["overlap_ms"] = static_cast<double>(overlap) / 1e6;
+  state.SetItemsProcessed(state.iterations() *
+                          static_cast<int64_t>(run.calls.size() + run.ops.size()));
+}
+BENCHMARK(BM_WholeTraceAsOneStep)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 }  // namespace stepstat

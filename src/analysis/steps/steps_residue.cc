@@ -150,9 +150,9 @@ class ResidueSink : public TraceSink {
       HeldOp held{{op.start_ns, op.end_ns()}, plan_.op_step(op), op.kind == OpKind::kKernel};
       if (hold_) {
         held_.push_back(held);
-      } else if (!meter_.InOrder(op.start_ns)) {
-        unsorted_ = true;
-        return Status::Error("GPU operations are not sorted by start");
+      } else if (!meter_.InOrder(op.start_ns)) {  // the start-order stage saw to it
+        return ErrorAt("GPU operations", op.line,
+                       "internal error: a row out of start order passed the stage");
       } else {
         meter_.Add(held.step, held.interval, held.kernel);
       }
@@ -162,7 +162,6 @@ class ResidueSink : public TraceSink {
   Status OnLaunchCalls(std::span<const LaunchCall>, const StringPool&) override {
     return Status::Ok();
   }
-  bool unsorted() const { return unsorted_; }
   // Feeds what was held, in start order.
   Status OnFinish() override {
     std::stable_sort(held_.begin(), held_.end(), [](const HeldOp& a, const HeldOp& b) {
@@ -177,25 +176,23 @@ class ResidueSink : public TraceSink {
   ResidueMeter& meter_;
   const Plan& plan_;
   bool hold_;
-  bool unsorted_ = false;
   std::vector<HeldOp> held_;
 };
 
 }  // namespace
 
 Result<StepsResidue> MeasureResidue(const StepsInputs& inputs, const Plan& plan,
-                                    const StepsReport& report) {
-  // Kineto events are not in time order; the file is parsed whole anyway.
-  bool hold = inputs.trace.gpu.kind == InputKind::kKinetoJson;
-  for (int attempt = 0; attempt < 2; ++attempt, hold = true) {
-    ResidueMeter meter(report);
-    ResidueSink sink(meter, plan, hold);
-    Status read = ReadGpuSide(inputs.trace.gpu, sink).status();
-    if (sink.unsorted()) continue;
-    RETURN_IF_ERROR(read);  // the read finished the sink: what it held is fed
-    return meter.Finish();
-  }
-  return Status::Error("internal error: the residue pass found sorted input unsorted");
+                                    const StepsReport& report, StepsPasses& passes) {
+  return RunInStartOrder<Result<StepsResidue>>(
+      passes.order, [&](bool hold) -> Result<StepsResidue> {
+        ResidueMeter meter(report);
+        ResidueSink sink(meter, plan, hold);
+        StartOrderSink in_order(sink, inputs.trace.gpu.display_name, hold);
+        Status read = passes.reads.GpuSide(inputs.trace.gpu, in_order).status();
+        passes.order.Learn(in_order.broke());
+        RETURN_IF_ERROR(read);  // the read finished the sink: what it held is fed
+        return meter.Finish();
+      });
 }
 
 void SetPeriods(StepsReport& report) {

@@ -59,10 +59,10 @@ class ResidueMeter {
   StepsResidue residue_;
 };
 
-/// Runs the residue pass over the GPU side as `op_step` attributes it (a second read with
-/// every operation held and sorted when the input is not in start order).
+/// Runs the residue pass over the GPU side as `op_step` attributes it (every operation
+/// held and sorted when the passes found the input out of start order).
 Result<StepsResidue> MeasureResidue(const StepsInputs& inputs, const Plan& plan,
-                                    const StepsReport& report);
+                                    const StepsReport& report, StepsPasses& passes);
 
 /// Sets each step's period_ns from the GPU starts of the steps with GPU work.
 void SetPeriods(StepsReport& report);

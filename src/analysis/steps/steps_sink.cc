@@ -1,13 +1,22 @@
 #include "analysis/steps/steps_sink.h"
 
 #include <algorithm>
-#include <limits>
 #include <utility>
 
 #include "analysis/pipeline/two_sides.h"
 #include "analysis/steps/steps_attribution.h"
+#include "analysis/summary/op_totals.h"
 
 namespace stepstat {
+
+namespace {
+
+// A streaming pass is fed in start order (the start-order stage, start_order.h, sees to it):
+// a row out of order here is a bug, not input.
+constexpr std::string_view kPastTheStage =
+    "internal error: a row out of start order passed the stage";
+
+}  // namespace
 
 StepAccumulators::StepAccumulators(size_t steps, ClassifyFn classify, int component_count,
                                    double dominant_kernel_fraction, bool buffer_kernels)
@@ -92,25 +101,10 @@ Status StepAccumulators::AddOp(int32_t step, const GpuOp& op, const StringPool& 
                                std::string_view source_name) {
   Step& s = At(step);
   StepTotals& t = s.totals;
-  int64_t end = op.end_ns();
-  if (t.operation_count == 0) {
-    t.first_start_ns = op.start_ns;
-    t.last_end_ns = end;
-  } else {
-    t.first_start_ns = std::min(t.first_start_ns, op.start_ns);
-    t.last_end_ns = std::max(t.last_end_ns, end);
-  }
-  ++t.operation_count;
+  RETURN_IF_ERROR(AddGpuOp(t, op, source_name,
+                           [&](const GpuOp& kernel) { return ComponentOf(kernel.name, names); }));
   if (op.kind != OpKind::kKernel) return Status::Ok();
-
-  ++t.kernel_count;
-  if (op.duration_ns > std::numeric_limits<int64_t>::max() - t.kernel_time_ns) {
-    return ErrorAt(source_name, op.line, "summed kernel time overflows 64-bit nanoseconds");
-  }
-  t.kernel_time_ns += op.duration_ns;
-  int component = ComponentOf(op.name, names);
-  t.component_time_ns[component] += op.duration_ns;
-  ++t.component_launches[component];
+  const int64_t end = op.end_ns();
   if (op.duration_ns > t.longest_kernel_ns) {
     t.longest_kernel_ns = op.duration_ns;
     s.longest_kernel = op.name;
@@ -125,8 +119,7 @@ Status StepAccumulators::AddOp(int32_t step, const GpuOp& op, const StringPool& 
   if (buffer_kernels_) {
     s.kernel_buffer.push_back({op.start_ns, end});
   } else if (!s.kernel_union.InOrder(op.start_ns)) {
-    unsorted_ = true;
-    return ErrorAt(source_name, op.line, "kernels are not sorted by start");
+    return ErrorAt(source_name, op.line, kPastTheStage);
   } else if (auto closed = s.kernel_union.Add(op.start_ns, end)) {
     AddKernelComponent(s, *closed);
   }
@@ -139,8 +132,7 @@ Status StepAccumulators::FlushMeter(std::string_view source_name) {
   bool in_order = meter_.Add(meter_batch_);
   meter_batch_.clear();
   if (in_order) return Status::Ok();
-  unsorted_ = true;
-  return ErrorAt(source_name, 0, "GPU operations are not sorted by start");
+  return ErrorAt(source_name, 0, kPastTheStage);
 }
 
 void StepAccumulators::FinishOps() {
@@ -156,9 +148,7 @@ void StepAccumulators::FinishOps() {
     } else if (auto last = s.kernel_union.Finish()) {
       AddKernelComponent(s, *last);
     }
-    s.totals.gap_count = s.gaps.count();
-    s.totals.gap_total_ns = s.gaps.total();
-    s.totals.gap_max_ns = s.gaps.maximum();
+    SetGaps(s.totals, s.gaps);
     if (!gpu.empty()) s.totals.launch_overlap_ns = IntersectionLength(s.launch_components, gpu);
     s.launch_components = {};
     s.kernel_buffer = {};
@@ -209,8 +199,7 @@ Status StepMeterLaunchSink::OnLaunchCalls(std::span<const LaunchCall> calls, con
     batch_.push_back({slot, {call.api_start_ns, call.api_end_ns()}});
   }
   if (meter_.Add(batch_)) return Status::Ok();
-  unsorted_ = true;
-  return ErrorAt(source_name_, 0, "launch calls are not sorted by API start");
+  return ErrorAt(source_name_, 0, kPastTheStage);
 }
 
 }  // namespace stepstat

@@ -1,7 +1,7 @@
 // Per-step accumulators: the step summary's counters, sums, gaps and launch/kernel overlap
 // for every step at once, fed one launch call or GPU operation at a time with the step it
-// belongs to. Kernels sorted by start stream (one open union component per step); a kernel
-// out of order stops the pass (unsorted() turns true) so the caller can run again with
+// belongs to. Kernels sorted by start stream (one open union component per step); when the
+// start-order stage (start_order.h) found the input out of order, the pass runs with
 // `buffer_kernels`, which keeps every kernel interval and sorts at FinishOps. Launch calls
 // out of order within a step are merged exactly at FinishLaunches either way.
 // Each step's launch union is measured against the union of every kernel (whichever step it
@@ -35,9 +35,9 @@ class StepAccumulators {
   /// step and one for the outside) instead of holding the launch unions: AddLaunch is then
   /// not used, and the launch totals come from the meter once both sides are closed.
   void UseMeter(StepOverlapMeter::Producer kernels) { meter_ = std::move(kernels); }
-  /// Hands the kernels added since the last call to the meter; an error (and unsorted())
-  /// when they are not in start order across steps, CancelledByOtherSide() when the launch
-  /// side failed.
+  /// Hands the kernels added since the last call to the meter; an (internal) error when
+  /// they are not in start order across steps, CancelledByOtherSide() when the launch side
+  /// failed.
   Status FlushMeter(std::string_view source_name);
   /// No more kernels for the meter (also when the read failed: releases the launch side).
   void CloseMeter() { meter_.Close(); }
@@ -54,7 +54,6 @@ class StepAccumulators {
   std::vector<StepTotals> TakeTotals();
 
   size_t size() const { return steps_.size(); }
-  bool unsorted() const { return unsorted_; }
 
  private:
   struct Step {
@@ -81,7 +80,6 @@ class StepAccumulators {
   int component_count_;
   double dominant_kernel_fraction_;
   bool buffer_kernels_;
-  bool unsorted_ = false;
   const StringPool* pool_ = nullptr;
   std::vector<int32_t> component_by_name_;
   std::unordered_map<NameId, std::string> longest_names_;  // ids that were some step's longest
@@ -126,7 +124,6 @@ class StepMeterLaunchSink : public TraceSink {
         source_name_(std::move(source_name)) {}
   Status OnGpuOps(std::span<const GpuOp>, const StringPool&) override { return Status::Ok(); }
   Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override;
-  bool unsorted() const { return unsorted_; }
 
  private:
   StepOverlapMeter::Producer meter_;
@@ -134,7 +131,6 @@ class StepMeterLaunchSink : public TraceSink {
   std::vector<int64_t>& calls_;
   std::string source_name_;
   std::vector<StepOverlapMeter::Tagged> batch_;
-  bool unsorted_ = false;
 };
 
 /// Feeds GPU operations (ignoring everything else) into the accumulators.

@@ -2,14 +2,16 @@
 // StepStats. Two files, or the two halves of an nsys SQLite export, are read at once
 // through ReadBothSides (two_sides.h states the threads' contract); each side's sinks feed
 // only that side of one bounded OverlapMeter, which measures the launch/kernel overlap
-// while holding only what one side is ahead of the other. A file that holds both sides
-// otherwise (Kineto, a kern-exec trace alone, SQLite under --details) is read on one thread
+// while holding only what one side is ahead of the other. The start-order stage in front
+// of each side's sinks (start_order.h) decides whether they stream or hold. A file that holds both
+// sides otherwise (Kineto, a kern-exec trace alone, SQLite under --details) is read on one thread
 // into an unbounded meter.
 #include <optional>
 
 #include "analysis/details/details_sink.h"
 #include "analysis/details/details_values.h"
 #include "analysis/pipeline/launched_kernels_sink.h"
+#include "analysis/pipeline/start_order.h"
 #include "analysis/pipeline/tee_sink.h"
 #include "analysis/pipeline/two_sides.h"
 #include "analysis/summary/summarize_internal.h"
@@ -41,7 +43,7 @@ Result<ReadReport> ReadPart(const TraceInput& input, Part part, TraceSink& sink)
 // read by the caller after the join.
 struct SideResult {
   ReadReport report;
-  bool unsorted = false;
+  std::optional<OrderBreak> order_break;  ///< where the start-order stage stopped the read
   std::optional<GpuTotals> gpu;
   std::optional<LaunchTotals> launch;
   std::optional<DetailsTotals> details;
@@ -49,27 +51,28 @@ struct SideResult {
 
 // One side's read: the sinks are made here, on the thread that feeds them, and die here,
 // which closes their meter sides on every path. A null producer means "not this side".
-Status ReadSide(const TraceInput& input, Part part, const Classifier& classifier,
-                bool assume_sorted, std::optional<OverlapMeter::Producer> kernels,
+// `hold`: the run found the input out of start order, so the sinks hold and sort.
+Status ReadSide(const TraceInput& input, Part part, const Classifier& classifier, bool hold,
+                std::optional<OverlapMeter::Producer> kernels,
                 std::optional<OverlapMeter::Producer> launches, bool details, bool match_launches,
                 SideResult& out) {
   std::optional<GpuTotalsSink> gpu;
   std::optional<LaunchTotalsSink> launch;
   std::optional<DetailsSink> details_sink;
-  if (kernels) gpu.emplace(input.display_name, classifier, std::move(*kernels), assume_sorted);
-  if (launches) launch.emplace(std::move(*launches), assume_sorted);
-  if (details) details_sink.emplace(input.display_name, assume_sorted, match_launches);
+  if (kernels) gpu.emplace(input.display_name, classifier, std::move(*kernels), !hold);
+  if (launches) launch.emplace(std::move(*launches), !hold);
+  if (details) details_sink.emplace(input.display_name, !hold, match_launches);
   TeeSink tee{gpu ? &*gpu : nullptr, launch ? &*launch : nullptr,
               details_sink ? &*details_sink : nullptr};
+  StartOrderSink in_order(tee, input.display_name, hold);
   // A kern-exec trace read as the GPU side stands in for the GPU trace (and, on one thread,
   // supplies the launch calls too).
-  LaunchedKernelsSink launched_kernels(tee, /*forward_launch_calls=*/launch.has_value());
+  LaunchedKernelsSink launched_kernels(in_order, /*forward_launch_calls=*/launch.has_value());
   TraceSink& sink = gpu && input.kind == InputKind::kNsysKernExecTraceCsv
                         ? static_cast<TraceSink&>(launched_kernels)
-                        : static_cast<TraceSink&>(tee);
+                        : static_cast<TraceSink&>(in_order);
   Result<ReadReport> read = ReadPart(input, part, sink);
-  out.unsorted = (gpu && gpu->unsorted()) || (launch && launch->unsorted()) ||
-                 (details_sink && details_sink->unsorted());
+  out.order_break = in_order.broke();
   RETURN_IF_ERROR(read.status());  // the read finished the sinks (TraceSink's contract)
   out.report = read.value();
   if (gpu) out.gpu = gpu->totals();
@@ -78,14 +81,17 @@ Status ReadSide(const TraceInput& input, Part part, const Classifier& classifier
   return Status::Ok();
 }
 
-struct Pass {
-  bool unsorted = false;
-  Result<StepStats> stats = Status::Error("not run");
-};
+// The data-quality note of a run whose input broke start order.
+void NoteOrderBreak(const StartOrder& order, Details& details) {
+  if (order.first_break()) {
+    details.data_quality.notes.push_back(OrderBreakNote(*order.first_break()));
+  }
+}
 
-// `details` is null when not asked for.
-Pass RunPass(const SummaryInputs& inputs, const Policy& policy, const Classifier& classifier,
-             bool assume_sorted, Details* details, const PipelineLimits& limits) {
+// One pass; `details` is null when not asked for.
+Result<StepStats> RunPass(const SummaryInputs& inputs, const Policy& policy,
+                          const Classifier& classifier, StartOrder& order, bool hold,
+                          Details* details, const PipelineLimits& limits) {
   // One thread reading both halves of an SQLite export would hold all of one side in the
   // meter (and a record per kernel for the join): read the halves on two threads instead.
   // --details keeps the one-thread read, whose per-input report it prints.
@@ -109,31 +115,25 @@ Pass RunPass(const SummaryInputs& inputs, const Policy& policy, const Classifier
     SideStatuses statuses = ReadBothSides(
         [&] {
           return ReadSide(inputs.gpu, split_sqlite ? Part::kSqliteGpuHalf : Part::kWhole,
-                          classifier, assume_sorted, std::move(kernels), std::nullopt, want_details,
+                          classifier, hold, std::move(kernels), std::nullopt, want_details,
                           match_launches, gpu_side);
         },
         [&] {
           return ReadSide(*launch_input, split_sqlite ? Part::kSqliteLaunchHalf : Part::kWhole,
-                          classifier, assume_sorted, std::nullopt, std::move(launches),
-                          want_details, match_launches, launch_side);
+                          classifier, hold, std::nullopt, std::move(launches), want_details,
+                          match_launches, launch_side);
         },
         [&meter] { meter.Abort(); });
     failure = FirstFailure(statuses);
   } else {  // one thread, unbounded meter: it feeds both sides
-    failure = ReadSide(inputs.gpu, Part::kWhole, classifier, assume_sorted, std::move(kernels),
+    failure = ReadSide(inputs.gpu, Part::kWhole, classifier, hold, std::move(kernels),
                        std::move(launches), want_details, match_launches, gpu_side);
   }
-
-  Pass pass;
-  pass.unsorted = gpu_side.unsorted || launch_side.unsorted;
-  if (pass.unsorted) return pass;
-  if (!failure.ok()) {
-    pass.stats = failure;
-    return pass;
-  }
+  order.Learn(gpu_side.order_break);
+  order.Learn(launch_side.order_break);
+  RETURN_IF_ERROR(failure);
   if (gpu_side.gpu->operation_count == 0) {
-    pass.stats = ErrorAt(inputs.gpu.display_name, 0, "no GPU operations in the trace");
-    return pass;
+    return ErrorAt(inputs.gpu.display_name, 0, "no GPU operations in the trace");
   }
 
   StepStatsSources sources;
@@ -146,44 +146,42 @@ Pass RunPass(const SummaryInputs& inputs, const Policy& policy, const Classifier
   }
   std::optional<LaunchOverlapTotals> overlap;
   if (sources.kernel_exec_trace) overlap = LaunchOverlapTotals{launch.union_ns, meter.overlap()};
-  pass.stats = MakeStepStats(policy, *gpu_side.gpu, overlap, sources);
+  Result<StepStats> stats = MakeStepStats(policy, *gpu_side.gpu, overlap, sources);
   if (details) {
     std::vector<InputDetails> read = {InputDetailsOf(inputs.gpu, gpu_side.report)};
     if (inputs.launches) read.push_back(InputDetailsOf(*inputs.launches, launch_side.report));
     *details = MakeDetails(*gpu_side.details, inputs.launches ? &*launch_side.details : nullptr,
                            policy, classifier, std::move(read));
+    NoteOrderBreak(order, *details);
   }
-  return pass;
+  return stats;
 }
 
-// One pass over a replayed trace; `unsorted` when it must run again buffered.
-Pass ReplayPass(const TraceReplay& replay, const Policy& policy, const Classifier& classifier,
-                const StepStatsSources& sources, bool assume_sorted, Details* details) {
+// One pass over a replayed trace.
+Result<StepStats> ReplayPass(const TraceReplay& replay, const Policy& policy,
+                             const Classifier& classifier, const StepStatsSources& sources,
+                             StartOrder& order, bool hold, Details* details) {
   OverlapMeter meter;  // one thread feeds both sides: unbounded, holding one step at most
-  GpuTotalsSink gpu(sources.gpu_trace, classifier, meter.TakeProducer(OverlapMeter::kA),
-                    assume_sorted);
-  LaunchTotalsSink launch(meter.TakeProducer(OverlapMeter::kB), assume_sorted);
+  GpuTotalsSink gpu(sources.gpu_trace, classifier, meter.TakeProducer(OverlapMeter::kA), !hold);
+  LaunchTotalsSink launch(meter.TakeProducer(OverlapMeter::kB), !hold);
   std::optional<DetailsSink> details_sink;
-  if (details) details_sink.emplace(sources.gpu_trace, assume_sorted, /*match_launches=*/true);
+  if (details) details_sink.emplace(sources.gpu_trace, !hold, /*match_launches=*/true);
   TeeSink tee{&gpu, &launch, details_sink ? &*details_sink : nullptr};
-  Result<std::vector<InputDetails>> read = replay(tee);
-  Pass pass;
-  pass.unsorted = gpu.unsorted() || launch.unsorted() || (details_sink && details_sink->unsorted());
-  if (pass.unsorted) return pass;
-  if (!read.ok()) {  // else the replay finished the sinks
-    pass.stats = read.status();
-    return pass;
-  }
+  StartOrderSink in_order(tee, sources.gpu_trace, hold);
+  Result<std::vector<InputDetails>> read = replay(in_order);
+  order.Learn(in_order.broke());
+  RETURN_IF_ERROR(read.status());              // else the replay finished the sinks
   std::optional<LaunchOverlapTotals> overlap;  // (a step without GPU work sums to zeros)
   if (sources.kernel_exec_trace) {
     overlap = LaunchOverlapTotals{launch.totals().union_ns, meter.overlap()};
   }
-  pass.stats = MakeStepStats(policy, gpu.totals(), overlap, sources);
+  Result<StepStats> stats = MakeStepStats(policy, gpu.totals(), overlap, sources);
   if (details) {
     *details =
         MakeDetails(details_sink->totals(), nullptr, policy, classifier, std::move(read.value()));
+    NoteOrderBreak(order, *details);
   }
-  return pass;
+  return stats;
 }
 
 }  // namespace
@@ -191,23 +189,19 @@ Pass ReplayPass(const TraceReplay& replay, const Policy& policy, const Classifie
 Result<StepStats> SummarizeReplayed(const TraceReplay& replay, const Policy& policy,
                                     const StepStatsSources& sources, Details* details) {
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
-  Pass pass = ReplayPass(replay, policy, classifier, sources, /*assume_sorted=*/true, details);
-  if (pass.unsorted) {
-    pass = ReplayPass(replay, policy, classifier, sources, /*assume_sorted=*/false, details);
-  }
-  return std::move(pass.stats);
+  StartOrder order;
+  return RunInStartOrder<Result<StepStats>>(order, [&](bool hold) {
+    return ReplayPass(replay, policy, classifier, sources, order, hold, details);
+  });
 }
 
 Result<StepStats> SummarizeWith(const SummaryInputs& inputs, const Policy& policy, Details* details,
                                 const PipelineLimits& limits) {
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
-  // nsys writes rows sorted by start, so the first pass streams in bounded memory; only
-  // input that turns out unsorted pays for a second pass that buffers and sorts.
-  Pass pass = RunPass(inputs, policy, classifier, /*assume_sorted=*/true, details, limits);
-  if (pass.unsorted) {
-    pass = RunPass(inputs, policy, classifier, /*assume_sorted=*/false, details, limits);
-  }
-  return std::move(pass.stats);
+  StartOrder order;
+  return RunInStartOrder<Result<StepStats>>(order, [&](bool hold) {
+    return RunPass(inputs, policy, classifier, order, hold, details, limits);
+  });
 }
 
 Result<StepStats> Summarize(const SummaryInputs& inputs, const Policy& policy) {

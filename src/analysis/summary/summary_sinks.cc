@@ -1,24 +1,23 @@
 #include "analysis/summary/summary_sinks.h"
 
 #include <algorithm>
-#include <limits>
 #include <utility>
 
 #include "analysis/pipeline/two_sides.h"
+#include "analysis/summary/op_totals.h"
 
 namespace stepstat {
 
 namespace {
 
-// Both operands are non-negative (readers guarantee it).
-bool AddChecked(int64_t& total, int64_t value) {
-  if (value > std::numeric_limits<int64_t>::max() - total) return false;
-  total += value;
-  return true;
-}
-
 // Union components are built here in order; the meter refusing them is a bug, not input.
 Status OutOfOrder() { return Status::Error("internal error: union components out of order"); }
+
+// Streaming sinks are fed in start order (the start-order stage, start_order.h, sees to it):
+// a row out of order here is a bug, not input.
+Status NotInStartOrder(std::string_view source, int64_t line) {
+  return ErrorAt(source, line, "internal error: a row out of start order passed the stage");
+}
 
 }  // namespace
 
@@ -59,31 +58,14 @@ Status GpuTotalsSink::AddKernelComponent(const Interval& component) {
 Status GpuTotalsSink::OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) {
   if (meter_.cancelled()) return CancelledByOtherSide();
   for (const GpuOp& op : ops) {
-    int64_t end = op.end_ns();
-    if (totals_.operation_count == 0) {
-      totals_.first_start_ns = op.start_ns;
-      totals_.last_end_ns = end;
-    } else {
-      totals_.first_start_ns = std::min(totals_.first_start_ns, op.start_ns);
-      totals_.last_end_ns = std::max(totals_.last_end_ns, end);
-    }
-    ++totals_.operation_count;
+    RETURN_IF_ERROR(AddGpuOp(totals_, op, source_name_,
+                             [&](const GpuOp& kernel) { return ComponentOf(kernel.name, names); }));
     if (op.kind != OpKind::kKernel) continue;
-
-    ++totals_.kernel_count;
-    int component = ComponentOf(op.name, names);
-    // A component's time is part of the kernel time, so one check covers both.
-    if (!AddChecked(totals_.kernel_time_ns, op.duration_ns)) {
-      return ErrorAt(source_name_, op.line, "summed kernel time overflows 64-bit nanoseconds");
-    }
-    totals_.component_time_ns[component] += op.duration_ns;
-    ++totals_.component_launches[component];
-
+    const int64_t end = op.end_ns();
     if (!assume_sorted_) {
       kernel_intervals_.push_back({op.start_ns, end});
     } else if (!kernel_union_.InOrder(op.start_ns)) {
-      unsorted_ = true;
-      return Status::Error("kernels are not sorted by start");
+      return NotInStartOrder(source_name_, op.line);
     } else if (auto closed = kernel_union_.Add(op.start_ns, end)) {
       RETURN_IF_ERROR(AddKernelComponent(*closed));
     }
@@ -99,9 +81,7 @@ Status GpuTotalsSink::OnFinish() {
   }
   if (auto last = kernel_union_.Finish()) RETURN_IF_ERROR(AddKernelComponent(*last));
   if (!meter_.Close()) return OutOfOrder();
-  totals_.gap_count = gaps_.count();
-  totals_.gap_total_ns = gaps_.total();
-  totals_.gap_max_ns = gaps_.maximum();
+  SetGaps(totals_, gaps_);
   return Status::Ok();
 }
 
@@ -122,8 +102,7 @@ Status LaunchTotalsSink::OnLaunchCalls(std::span<const LaunchCall> calls, const 
     if (!assume_sorted_) {
       launch_intervals_.push_back({call.api_start_ns, end});
     } else if (!launch_union_.InOrder(call.api_start_ns)) {
-      unsorted_ = true;
-      return Status::Error("launch calls are not sorted by start");
+      return NotInStartOrder("launch calls", call.line);
     } else if (auto closed = launch_union_.Add(call.api_start_ns, end)) {
       RETURN_IF_ERROR(AddLaunchComponent(*closed));
     }

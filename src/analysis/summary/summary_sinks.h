@@ -60,8 +60,8 @@ class ComponentBatcher {
 /// The GPU side: launch calls are ignored.
 class GpuTotalsSink : public TraceSink {
  public:
-  /// With `assume_sorted`, out-of-order input stops the pass (unsorted() turns true) so the
-  /// caller can run again without it; otherwise intervals are buffered and sorted at OnFinish.
+  /// With `assume_sorted`, kernels must come in start order (the start-order stage,
+  /// start_order.h, decides it); otherwise intervals are buffered and sorted at OnFinish.
   /// Kernel union components go to `kernels`. `source_name` names the file in messages.
   GpuTotalsSink(std::string source_name, const Classifier& classifier,
                 OverlapMeter::Producer kernels, bool assume_sorted);
@@ -75,7 +75,6 @@ class GpuTotalsSink : public TraceSink {
   /// destructor closes the side).
   Status OnFinish() override;
 
-  bool unsorted() const { return unsorted_; }
   const GpuTotals& totals() const { return totals_; }
 
  private:
@@ -86,7 +85,6 @@ class GpuTotalsSink : public TraceSink {
   const Classifier& classifier_;
   ComponentBatcher meter_;
   bool assume_sorted_;
-  bool unsorted_ = false;
   GpuTotals totals_;
   std::vector<int32_t> component_by_name_;  ///< -1: not classified yet
   SortedUnion kernel_union_;
@@ -104,7 +102,6 @@ class LaunchTotalsSink : public TraceSink {
   Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override;
   Status OnFinish() override;
 
-  bool unsorted() const { return unsorted_; }
   const LaunchTotals& totals() const { return totals_; }
 
  private:
@@ -112,7 +109,6 @@ class LaunchTotalsSink : public TraceSink {
 
   ComponentBatcher meter_;
   bool assume_sorted_;
-  bool unsorted_ = false;
   LaunchTotals totals_;
   SortedUnion launch_union_;
   std::vector<Interval> launch_intervals_;  ///< only without assume_sorted

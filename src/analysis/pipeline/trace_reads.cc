@@ -1,0 +1,115 @@
+#include "analysis/pipeline/trace_reads.h"
+
+#include "analysis/pipeline/launched_kernels_sink.h"
+#include "readers/nsys_sqlite.h"
+
+namespace stepstat {
+
+// One parse's records in the order the reader gave them, and its names with their ids.
+struct TraceReads::Recording {
+  enum class Kind { kOps, kCalls, kRanges };
+  struct Batch {
+    Kind kind;
+    size_t begin, end;
+  };
+  StringPool names;
+  std::vector<GpuOp> ops;
+  std::vector<LaunchCall> calls;
+  std::vector<CpuRange> ranges;
+  std::vector<Batch> batches;
+  ReadReport report;
+
+  Result<ReadReport> Replay(TraceSink& sink) const {
+    for (const Batch& batch : batches) {
+      switch (batch.kind) {
+        case Kind::kOps: RETURN_IF_ERROR(sink.OnGpuOps(Span(ops, batch), names)); break;
+        case Kind::kCalls: RETURN_IF_ERROR(sink.OnLaunchCalls(Span(calls, batch), names)); break;
+        case Kind::kRanges: RETURN_IF_ERROR(sink.OnRanges(Span(ranges, batch), names)); break;
+      }
+    }
+    RETURN_IF_ERROR(sink.OnFinish());
+    return report;
+  }
+
+ private:
+  template <typename T>
+  static std::span<const T> Span(const std::vector<T>& rows, const Batch& batch) {
+    return std::span<const T>(rows).subspan(batch.begin, batch.end - batch.begin);
+  }
+};
+
+namespace {
+
+// Keeps a read's batches. The reader's names are copied in id order as they appear, so
+// the kept pool hands out the very ids the rows carry (both pools start with "" as id 0).
+class Recorder : public TraceSink {
+ public:
+  explicit Recorder(TraceReads::Recording& out) : out_(out) {}
+  Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override {
+    Keep(out_.ops, ops, Kind::kOps, names);
+    return Status::Ok();
+  }
+  Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override {
+    Keep(out_.calls, calls, Kind::kCalls, names);
+    return Status::Ok();
+  }
+  Status OnRanges(std::span<const CpuRange> ranges, const StringPool& names) override {
+    Keep(out_.ranges, ranges, Kind::kRanges, names);
+    return Status::Ok();
+  }
+
+ private:
+  using Kind = TraceReads::Recording::Kind;
+  template <typename T>
+  void Keep(std::vector<T>& rows, std::span<const T> batch, Kind kind, const StringPool& names) {
+    for (size_t id = out_.names.size(); id < names.size(); ++id) {
+      out_.names.Intern(names.Get(static_cast<NameId>(id)));
+    }
+    out_.batches.push_back({kind, rows.size(), rows.size() + batch.size()});
+    rows.insert(rows.end(), batch.begin(), batch.end());
+  }
+  TraceReads::Recording& out_;
+};
+
+}  // namespace
+
+TraceReads::TraceReads() = default;
+TraceReads::~TraceReads() = default;
+
+Result<const TraceReads::Recording*> TraceReads::RecordingOf(const TraceInput& input) {
+  if (input.kind != InputKind::kKinetoJson) return nullptr;
+  for (const auto& [kept, recording] : recordings_) {
+    if (kept == &input) return recording.get();
+  }
+  auto recording = std::make_unique<Recording>();
+  Recorder recorder(*recording);
+  ASSIGN_OR_RETURN(recording->report, ReadInput(input, recorder));
+  recordings_.emplace_back(&input, std::move(recording));
+  return recordings_.back().second.get();
+}
+
+Result<ReadReport> TraceReads::Whole(const TraceInput& input, TraceSink& sink) {
+  ASSIGN_OR_RETURN(const Recording* recording, RecordingOf(input));
+  if (recording) return recording->Replay(sink);
+  return ReadInput(input, sink);
+}
+
+Result<ReadReport> TraceReads::GpuSide(const TraceInput& input, TraceSink& sink) {
+  if (input.kind == InputKind::kNsysSqlite) {
+    return ReadNsysSqliteGpuSide(input.path, input.display_name, sink);
+  }
+  if (input.kind == InputKind::kNsysKernExecTraceCsv) {
+    LaunchedKernelsSink launched(sink, /*forward_launch_calls=*/false);
+    return ReadInput(input, launched);
+  }
+  return Whole(input, sink);
+}
+
+Result<ReadReport> TraceReads::LaunchSide(const TraceInput& input, TraceSink& sink) {
+  if (input.kind == InputKind::kNsysSqlite) {
+    return ReadNsysSqliteLaunchSide(input.path, input.display_name, sink);
+  }
+  return Whole(input, sink);
+}
+
+}  // namespace stepstat

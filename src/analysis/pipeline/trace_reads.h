@@ -1,0 +1,47 @@
+// How the passes of one run read their inputs: each pass asks for a whole input, its GPU
+// side or its launch side. nsys CSV and SQLite files stream from the file on every pass:
+// memory stays bounded, a pass reads again rather than hold. A Kineto trace is parsed
+// whole by its reader anyway (every record held until the parse ends), so it is parsed
+// once: its records are kept, with their names, and every pass replays them batch for batch
+// as the reader gave them, then finishes its sink as a read would (TraceSink's contract).
+//
+// Threads: Whole and a Kineto input's first read change what is kept and run on one thread;
+// GpuSide and LaunchSide of a CSV or SQLite input keep nothing and may run on two threads
+// at once (the steps pipeline reads both sides together, two_sides.h).
+#pragma once
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "stepstat/read.h"
+#include "stepstat/trace.h"
+
+namespace stepstat {
+
+class TraceReads {
+ public:
+  TraceReads();
+  ~TraceReads();
+  TraceReads(const TraceReads&) = delete;
+  TraceReads& operator=(const TraceReads&) = delete;
+
+  /// Everything `input` holds.
+  Result<ReadReport> Whole(const TraceInput& input, TraceSink& sink);
+  /// Its GPU side: a kern-exec trace alone stands in for the GPU trace (its launch rows
+  /// become kernels); an SQLite export's GPU tables alone.
+  Result<ReadReport> GpuSide(const TraceInput& input, TraceSink& sink);
+  /// Its launch calls (an SQLite export's launch half alone).
+  Result<ReadReport> LaunchSide(const TraceInput& input, TraceSink& sink);
+
+  struct Recording;  ///< one parse's records (trace_reads.cc)
+
+ private:
+  /// The records of `input` when it is one to keep (Kineto), parsed on first use; null
+  /// for inputs that stream.
+  Result<const Recording*> RecordingOf(const TraceInput& input);
+
+  std::vector<std::pair<const TraceInput*, std::unique_ptr<Recording>>> recordings_;
+};
+
+}  // namespace stepstat

@@ -1,0 +1,183 @@
+// How many times each command opens and reads its inputs, per format (issue 20: each input
+// read as few times as the result needs). Counted by the hook in src/io/read_counts.h; the
+// counts per command and format are printed (the table in bench/results/pipeline-*.md comes
+// from this output) and held to what the pipeline promises.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "io/read_counts.h"
+#include "stepstat/engine.h"
+#include "stepstat/synth.h"
+
+namespace stepstat {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A synth run of 8 steps in a folder of its own; files large enough that a format sniff
+// or a bounded prefix check does not reach their end.
+class SynthRun {
+ public:
+  SynthRun(const std::string& tag, synth::SynthFormat format, bool nvtx) {
+    dir_ =
+        fs::temp_directory_path() / ("stepstat_read_count_" + tag + "_" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    synth::SynthOptions options;
+    options.out_base = dir_ / "run";
+    options.format = format;
+    options.steps = 8;
+    options.nvtx = nvtx;
+    Result<synth::SynthResult> written = synth::WriteSynthTraces(options);
+    EXPECT_TRUE(written.ok()) << written.status().message();
+    if (written.ok()) files = written.value();
+    base = options.out_base;
+  }
+  ~SynthRun() { fs::remove_all(dir_); }
+  synth::SynthResult files;
+  fs::path base;
+
+ private:
+  fs::path dir_;
+};
+
+enum class Command { kSummarize, kSummarizeDetails, kSteps, kStepMedianDetails };
+
+const char* NameOf(Command command) {
+  switch (command) {
+    case Command::kSummarize: return "summarize";
+    case Command::kSummarizeDetails: return "summarize --details";
+    case Command::kSteps: return "steps";
+    case Command::kStepMedianDetails: return "summarize --step median --details";
+  }
+  return "";
+}
+
+// Runs `command` on `inputs` through the engine; the reads of each file, by file name.
+std::map<std::string, FileReads> CountReads(Command command, const std::vector<fs::path>& inputs,
+                                            const std::string& format) {
+  RunOptions options;
+  options.inputs = inputs;
+  options.details = command == Command::kSummarizeDetails || command == Command::kStepMedianDetails;
+  if (command == Command::kStepMedianDetails) options.step = "median";
+  StartCountingReads();
+  Status status =
+      command == Command::kSteps ? RunSteps(options).status() : RunSummary(options).status();
+  std::map<std::string, FileReads> reads = StopCountingReads();
+  EXPECT_TRUE(status.ok()) << NameOf(command) << ": " << status.message();
+  for (const auto& [file, count] : reads) {
+    std::printf("| %s | %s | %s | %lld | %lld |\n", NameOf(command), format.c_str(), file.c_str(),
+                static_cast<long long>(count.opens), static_cast<long long>(count.to_end));
+  }
+  return reads;
+}
+
+constexpr Command kCommands[] = {Command::kSummarize, Command::kSummarizeDetails, Command::kSteps,
+                                 Command::kStepMedianDetails};
+
+// Every command reads each CSV of a pair to the end only as often as its passes need:
+// summarize once; steps by the kernel period three times on the GPU side (detection,
+// accumulation, residue: each needs what the one before found), the launch side once
+// (read with the accumulation, on its own thread); one step's summary once more each, to
+// replay that step. Besides, one format sniff and one bounded prefix check per file.
+TEST(ReadCounts, CsvPair) {
+  SynthRun run("csv", synth::SynthFormat::kCsv, /*nvtx=*/false);
+  const std::string gpu = run.files.gpu_trace.filename().string();
+  const std::string exec = run.files.kern_exec_trace.filename().string();
+  const std::map<Command, std::pair<int64_t, int64_t>> expected = {
+      {Command::kSummarize, {1, 1}},
+      {Command::kSummarizeDetails, {1, 1}},
+      {Command::kSteps, {3, 1}},
+      {Command::kStepMedianDetails, {4, 2}}};
+  for (Command command : kCommands) {
+    std::map<std::string, FileReads> reads = CountReads(command, {run.base}, "CSV pair");
+    EXPECT_EQ(reads[gpu].to_end, expected.at(command).first) << NameOf(command);
+    EXPECT_EQ(reads[exec].to_end, expected.at(command).second) << NameOf(command);
+    EXPECT_EQ(reads[gpu].opens, reads[gpu].to_end + 2) << NameOf(command);
+  }
+}
+
+// With NVTX ranges, steps read the ranges once; the launch side twice (the key → step runs
+// of every launch first, then beside the GPU side); the GPU side for the accumulation and
+// the residue, and once for the GPU span the annotations are measured against... unless
+// the ranges are ProfilerStep marks (not here: the synth ranges are found by annotation).
+TEST(ReadCounts, CsvPairWithNvtx) {
+  SynthRun run("nvtx", synth::SynthFormat::kCsv, /*nvtx=*/true);
+  const std::string gpu = run.files.gpu_trace.filename().string();
+  const std::string exec = run.files.kern_exec_trace.filename().string();
+  const std::string nvtx = run.files.nvtx_trace.filename().string();
+  std::map<std::string, FileReads> reads =
+      CountReads(Command::kSteps, {run.base, run.files.nvtx_trace}, "CSV pair + NVTX");
+  EXPECT_EQ(reads[gpu].to_end, 3);
+  EXPECT_EQ(reads[exec].to_end, 2);
+  EXPECT_LE(reads[nvtx].opens, 3);  // a small file: every open reaches its end
+}
+
+// Two adjacent GPU rows swapped near the top of `path`'s data: out of start order there.
+void SwapTwoRows(const fs::path& path) {
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(path, std::ios::binary);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+  }
+  for (size_t i = 100; i + 1 < lines.size(); ++i) {
+    if (std::stoll(lines[i]) < std::stoll(lines[i + 1])) {
+      std::swap(lines[i], lines[i + 1]);
+      break;
+    }
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  for (const std::string& line : lines) out << line << "\n";
+}
+
+// GPU rows out of start order: the first pass learns where order broke (the period
+// detector's, whose stage only watches: the detector copes with any order itself) and every
+// later pass holds at once (start_order.h) instead of streaming into the same wall: no
+// read of the GPU trace stops short besides the sniff and the prefix check, and the launch
+// side is read whole once.
+TEST(ReadCounts, CsvPairOutOfOrderHoldsFromTheFirstBreakOn) {
+  SynthRun run("unsorted", synth::SynthFormat::kCsv, /*nvtx=*/false);
+  SwapTwoRows(run.files.gpu_trace);
+  const std::string gpu = run.files.gpu_trace.filename().string();
+  const std::string exec = run.files.kern_exec_trace.filename().string();
+  std::map<std::string, FileReads> reads =
+      CountReads(Command::kSteps, {run.base}, "CSV pair, 2 rows swapped");
+  // Read whole: the period detector's streaming pass and its sorted pass (it keeps its own
+  // (start, end) order check), the accumulation holding, the residue holding.
+  EXPECT_EQ(reads[gpu].to_end, 4);
+  EXPECT_EQ(reads[gpu].opens, reads[gpu].to_end + 2);
+  EXPECT_EQ(reads[exec].to_end, 1);
+  EXPECT_EQ(reads[exec].opens, reads[exec].to_end + 2);
+}
+
+// A Kineto trace is parsed whole by its reader: each command parses it once, however many
+// passes it makes (the steps pipeline replays the records of the one parse).
+TEST(ReadCounts, KinetoParsedOncePerCommand) {
+  SynthRun run("kineto", synth::SynthFormat::kKineto, /*nvtx=*/true);
+  const std::string trace = run.files.gpu_trace.filename().string();
+  for (Command command : kCommands) {
+    std::map<std::string, FileReads> reads = CountReads(command, {run.files.gpu_trace}, "Kineto");
+    EXPECT_EQ(reads[trace].to_end, 1) << NameOf(command);
+  }
+}
+
+// SQLite files are opened, not streamed through src/io: the opens are counted.
+TEST(ReadCounts, SqliteOpens) {
+  SynthRun run("sqlite", synth::SynthFormat::kSqlite, /*nvtx=*/true);
+  const std::string trace = run.files.gpu_trace.filename().string();
+  for (Command command : kCommands) {
+    std::map<std::string, FileReads> reads = CountReads(command, {run.files.gpu_trace}, "SQLite");
+    EXPECT_GE(reads[trace].opens, 2) << NameOf(command);  // the sniff and at least one read
+  }
+}
+
+}  // namespace
+}  // namespace stepstat
