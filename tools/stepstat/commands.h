@@ -27,5 +27,7 @@ void AddStepsCommand(CLI::App& app, Action& action);
 void AddDiffCommand(CLI::App& app, Action& action);
 /// record, history, baseline: the run ledger.
 void AddHistoryCommands(CLI::App& app, Action& action);
+/// report: the HTML page (cmd_report.cc).
+void AddReportCommand(CLI::App& app, Action& action);
 
 }  // namespace stepstat::cli

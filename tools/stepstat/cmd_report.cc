@@ -1,0 +1,100 @@
+// `stepstat report`: one self-contained HTML page of a run (stepstat/html_report.h).
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "command_support.h"
+#include "commands.h"
+#include "stepstat/engine.h"
+#include "stepstat/html_report.h"
+
+namespace stepstat::cli {
+
+namespace {
+
+struct ReportOptions {
+  std::vector<std::string> inputs;
+  std::string steps_regex;
+  std::string policy;
+  std::string output;
+};
+
+// The command as the page shows it: rebuilt from the options (not argv), so the same
+// request prints the same bytes however its flags were spelled.
+std::string CommandLine(const ReportOptions& options) {
+  auto quoted = [](const std::string& word) {
+    if (!word.empty() && word.find_first_of(" \t\n'\"\\$`*?[]{}()<>|&;#~") == std::string::npos) {
+      return word;
+    }
+    std::string out = "'";
+    for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+  };
+  std::string line = "stepstat report";
+  for (const std::string& input : options.inputs) line += " " + quoted(input);
+  if (!options.steps_regex.empty()) line += " --steps " + quoted(options.steps_regex);
+  if (!options.policy.empty()) line += " --policy " + quoted(options.policy);
+  return line + " -o " + quoted(options.output);
+}
+
+int RunReport(const ReportOptions& options) {
+  RunOptions run;
+  run.inputs.assign(options.inputs.begin(), options.inputs.end());
+  run.policy = options.policy;
+  run.output = OutputToRefuse(options.output);
+  run.steps.range_regex = options.steps_regex;
+
+  HtmlReportInput page;
+  page.command_line = CommandLine(options);
+  Result<StepsResult> steps = RunSteps(run);
+  if (steps.ok()) {
+    page.steps = &*steps;
+    std::fprintf(stderr, "stepstat: note: %s\n",
+                 OneLineMessage(steps->report.source_reason).c_str());
+    // The summary reads the same trace without the step ranges (an NVTX CSV is no GPU trace).
+    run.inputs.clear();
+    for (const ResolvedInput& input : steps->context.inputs) {
+      if (input.role != InputRole::kStepRanges) run.inputs.push_back(input.path);
+    }
+  } else if (!options.steps_regex.empty()) {
+    return Fail(steps.status());
+  } else {
+    page.steps_note = "not cut into steps: " + steps.status().message();
+  }
+  run.details = true;
+  Result<SummaryResult> summary = RunSummary(run);
+  if (!summary.ok()) return Fail(summary.status());
+  PrintWarnings(summary->context.warnings);
+  PrintPolicyHint(summary->context.policy_hint);
+  page.summary = &*summary;
+  return Emit(ReportToHtml(page), options.output);
+}
+
+}  // namespace
+
+void AddReportCommand(CLI::App& app, Action& action) {
+  auto options = std::make_shared<ReportOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "report", "One self-contained HTML page of a run: where the time goes, steps, streams");
+  cmd->add_option("INPUT", options->inputs,
+                  "Trace files or an nsys output base, as 'stepstat steps' takes them (an "
+                  "nvtx_pushpop_trace CSV cuts steps at NVTX ranges)")
+      ->required();
+  cmd->add_option("-o,--output", options->output, "The HTML file to write ('-' for stdout)")
+      ->required();
+  cmd->add_option("--steps", options->steps_regex,
+                  "RE2 pattern over range names; default: PyTorch ProfilerStep#N if present, "
+                  "else the kernel sequence's period");
+  cmd->add_option("--policy", options->policy,
+                  "Classification policy: a TOML file, or a built-in name (default dit-nvfp4)");
+  cmd->footer(
+      "The page holds inline SVG and CSS, no script and no external URL; it opens anywhere.\n"
+      "Examples:\n"
+      "  stepstat report run -o run.html\n"
+      "  stepstat report run.sqlite --steps denoise -o run.html");
+  cmd->callback([options, &action] { action = [options] { return RunReport(*options); }; });
+}
+
+}  // namespace stepstat::cli
