@@ -8,11 +8,14 @@ namespace {
 
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
 
-// The length of the valid UTF-8 sequence at `text[at]`, or 0 (RFC 3629: no overlongs, no
-// surrogates, nothing past U+10FFFF).
-size_t ValidSequenceLength(std::string_view text, size_t at) {
+// The UTF-8 sequence at `text[at]` (RFC 3629: no overlongs, no surrogates, nothing past
+// U+10FFFF): its length when valid; else, in `*invalid`, the maximal subpart to replace with
+// one U+FFFD (Unicode's best practice, as Python's decode("utf-8", "replace") and
+// json_writer.h do, so the page and its embedded JSON show a name alike).
+size_t SequenceLength(std::string_view text, size_t at, bool* invalid) {
   auto byte = [&](size_t i) { return static_cast<uint8_t>(text[i]); };
   const uint8_t lead = byte(at);
+  *invalid = false;
   if (lead < 0x80) return 1;
   size_t length = 0;
   uint8_t low = 0x80;
@@ -28,12 +31,16 @@ size_t ValidSequenceLength(std::string_view text, size_t at) {
     if (lead == 0xF0) low = 0x90;
     if (lead == 0xF4) high = 0x8F;
   } else {
-    return 0;
+    *invalid = true;
+    return 1;
   }
-  if (at + length > text.size()) return 0;
-  if (byte(at + 1) < low || byte(at + 1) > high) return 0;
-  for (size_t i = 2; i < length; ++i) {
-    if ((byte(at + i) & 0xC0) != 0x80) return 0;
+  for (size_t i = 1; i < length; ++i) {
+    const bool ok = at + i < text.size() && (i == 1 ? byte(at + 1) >= low && byte(at + 1) <= high
+                                                    : (byte(at + i) & 0xC0) == 0x80);
+    if (!ok) {
+      *invalid = true;
+      return i;
+    }
   }
   return length;
 }
@@ -51,13 +58,9 @@ std::string SanitizeUtf8(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (size_t at = 0; at < text.size();) {
-    const size_t length = ValidSequenceLength(text, at);
-    if (length == 0) {
-      out += kReplacement;
-      ++at;
-      continue;
-    }
-    if (IsControl(text, at, length)) {
+    bool invalid = false;
+    const size_t length = SequenceLength(text, at, &invalid);
+    if (invalid || IsControl(text, at, length)) {
       out += kReplacement;
     } else {
       out.append(text, at, length);

@@ -8,8 +8,9 @@
 
 namespace stepstat::html {
 
-/// Valid, printable UTF-8: each byte of an invalid sequence, C0 controls other than tab and
-/// newline, DEL and C1 controls (U+0080..U+009F) become U+FFFD.
+/// Valid, printable UTF-8: each maximal invalid subsequence (as json_writer.h and Python
+/// read it), C0 controls other than tab and newline, DEL and C1 controls (U+0080..U+009F)
+/// become U+FFFD.
 std::string SanitizeUtf8(std::string_view text);
 
 /// For element text and double-quoted attribute values: SanitizeUtf8, then `&`, `<`, `>`,

@@ -30,7 +30,8 @@ TEST(SanitizeUtf8, InvalidBytesAndControlsBecomeReplacementCharacters) {
   EXPECT_EQ(SanitizeUtf8("\xC2\x85"), fffd);                    // C1 NEL
   EXPECT_EQ(SanitizeUtf8("\xC0\xAF"), fffd + fffd);             // overlong '/'
   EXPECT_EQ(SanitizeUtf8("\xED\xA0\x80"), fffd + fffd + fffd);  // a UTF-16 surrogate
-  EXPECT_EQ(SanitizeUtf8("\xE2\x82"), fffd + fffd);             // cut short at the end
+  EXPECT_EQ(SanitizeUtf8("\xE2\x82"), fffd);                    // cut short: one maximal subpart
+  EXPECT_EQ(SanitizeUtf8("\xE2\x82x"), fffd + "x");
 }
 
 TEST(JsonForScriptElement, NoSequenceCanEndTheElement) {

@@ -139,9 +139,11 @@ std::string SlowestTable(const StepsReport& report, const StepStats& stats) {
       }
     }
     const int64_t span_delta = SpanOf(*step) - SpanOf(median);
+    const bool is_median = step == &median;
     table.Row({std::to_string(step->index), EscapeHtml(step->name), Ms(SpanOf(*step)),
-               (span_delta >= 0 ? "+" : "") + Ms(span_delta),
-               EscapeHtml(part + " " + (change >= 0 ? "+" : "") + Ms(change)),
+               is_median ? "" : (span_delta >= 0 ? "+" : "") + Ms(span_delta),
+               is_median ? "(the median step)"
+                         : EscapeHtml(part + " " + (change >= 0 ? "+" : "") + Ms(change)),
                EscapeHtml(StepFlagsText(*step))});
   }
   return "<h3>Slowest steps</h3>\n<p class=\"note\">Against the median step, " +

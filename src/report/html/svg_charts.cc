@@ -59,10 +59,12 @@ std::string AxisNumber(double value) {
   return out;
 }
 
-// The y axis of a plot from 0 to `top` (in axis units): three labelled grid lines.
-std::string YAxis(double top, std::string_view axis_label) {
+// The y axis of a plot from 0 to `top` (in axis units): labelled grid lines at 0, the middle
+// and the top; a count axis (`whole`) leaves out a middle that is no whole number.
+std::string YAxis(double top, std::string_view axis_label, bool whole = false) {
   std::string out;
   for (int tick = 0; tick <= 2; ++tick) {
+    if (whole && tick == 1 && std::fmod(top, 2.0) != 0) continue;
     const double y = kPlotBottom - (kPlotBottom - kPlotTop) * tick / 2.0;
     out += Line(kPlotLeft, y, kPlotRight, y, "grid") + "\n";
     out += Text(kPlotLeft - 6, y + 4, "end", AxisNumber(top * tick / 2.0)) + "\n";
@@ -145,7 +147,7 @@ std::string HistogramSvg(const ChartText& text, const std::vector<double>& value
     ++counts[std::min(bin, scale.bins - 1)];
   }
   const int64_t tallest = *std::max_element(counts.begin(), counts.end());
-  out += YAxis(static_cast<double>(tallest), "steps");
+  out += YAxis(static_cast<double>(tallest), "steps", /*whole=*/true);
   const double plot_width = kPlotRight - kPlotLeft;
   const double bin_width = plot_width / scale.bins;
   for (size_t i = 0; i < scale.bins; ++i) {

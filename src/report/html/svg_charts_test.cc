@@ -56,6 +56,14 @@ TEST(HistogramSvg, CountsEveryValueOnceWithTheMaximumInTheLastBin) {
   EXPECT_DOUBLE_EQ(RectX(svg, 0), 64.0);
 }
 
+TEST(HistogramSvg, ACountAxisHasNoHalfSteps) {
+  const std::string one = HistogramSvg({"h", "t", "d"}, {1, 2, 3}, {}, HistogramScale{3, 1, "ns"});
+  EXPECT_EQ(one.find(">0.5</text>"), std::string::npos);
+  EXPECT_NE(one.find(">1</text>"), std::string::npos);
+  const std::string two = HistogramSvg({"h", "t", "d"}, {1, 1, 3}, {}, HistogramScale{3, 1, "ns"});
+  EXPECT_NE(two.find(">1</text>"), std::string::npos);  // the middle of 0..2
+}
+
 TEST(ComponentClass, OtherIsLastAndThePaletteCycles) {
   EXPECT_EQ(ComponentClass(0, 3), "c0");
   EXPECT_EQ(ComponentClass(2, 3), "other");
