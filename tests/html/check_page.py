@@ -13,8 +13,10 @@ VOID = {"meta", "br", "hr", "img", "input", "link", "area", "base", "col", "embe
         "track", "wbr"}
 # The page's sections, in the order of issue 17; data-quality appears only when needed.
 SECTIONS = ["header", "data-quality", "headline", "where-the-time-went", "steps", "streams",
-            "launch-path", "top-kernels", "definitions"]
-OPTIONAL_SECTIONS = {"data-quality"}
+            "launch-path", "top-kernels", "before-after", "definitions"]
+OPTIONAL_SECTIONS = {"data-quality", "before-after"}
+# `diff --format html`: the before/after section alone.
+DIFF_SECTIONS = ["header", "before-after", "definitions"]
 FORBIDDEN_TAGS = {"link", "img", "iframe", "object", "embed", "base", "form", "a", "image",
                   "use", "foreignobject", "audio", "video", "source", "frame", "frameset"}
 FORBIDDEN_ATTRIBUTES = {"href", "xlink:href", "src", "srcset", "action", "formaction", "style",
@@ -129,9 +131,10 @@ class PageParser(html.parser.HTMLParser):
         self.problems.append(f"unknown declaration {data!r}")
 
 
-def check_page(page, summary_json):
-    """Problems found in `page` (str); `summary_json` is what summarize --details --format json
-    printed for the same inputs."""
+def check_page(page, summary_json=None, diff_json=None):
+    """Problems found in `page` (str). A report page: `summary_json` is what summarize --details
+    --format json printed for the same inputs, and `diff_json` (with --vs) what diff --format
+    json printed for the same pair. A diff page: `diff_json` alone."""
     parser = PageParser()
     parser.feed(page)
     parser.close()
@@ -151,10 +154,13 @@ def check_page(page, summary_json):
         if "@import" in style:
             problems.append("style sheet imports")
 
-    present = [s for s in parser.sections if s in SECTIONS]
-    if present != sorted(present, key=SECTIONS.index):
+    order = SECTIONS if summary_json is not None else DIFF_SECTIONS
+    present = [s for s in parser.sections if s in order]
+    if present != sorted(present, key=order.index):
         problems.append(f"sections out of order: {present}")
-    missing = [s for s in SECTIONS if s not in OPTIONAL_SECTIONS and s not in present]
+    required = [s for s in order if s not in OPTIONAL_SECTIONS or
+                (s == "before-after" and diff_json is not None)]
+    missing = [s for s in required if s not in present]
     if missing:
         problems.append(f"sections missing: {missing}")
 
@@ -175,24 +181,32 @@ def check_page(page, summary_json):
             tag not in ("table", "details") for tag in parser.after_figure):
         problems.append(f"a figure is not followed by its table: {parser.after_figure}")
 
-    if len(parser.scripts) != 1:
-        problems.append(f"{len(parser.scripts)} script elements, want the one JSON block")
-    else:
-        attributes, text = parser.scripts[0]
-        if attributes.get("type") != "application/json" or attributes.get("id") != "stepstat-summary":
-            problems.append(f"the script element is not the summary JSON: {attributes}")
-        elif json.loads(text) != json.loads(summary_json):
-            problems.append("the embedded JSON differs from summarize --details --format json")
+    want = {}
+    if summary_json is not None:
+        want["stepstat-summary"] = summary_json
+    if diff_json is not None:
+        want["stepstat-diff"] = diff_json
+    if len(parser.scripts) != len(want):
+        problems.append(f"{len(parser.scripts)} script elements, want the JSON blocks {list(want)}")
+    for attributes, text in parser.scripts:
+        block = attributes.get("id")
+        if attributes.get("type") != "application/json" or block not in want:
+            problems.append(f"a script element is no expected JSON block: {attributes}")
+        elif json.loads(text) != json.loads(want[block]):
+            problems.append(f"the embedded {block} JSON differs from stepstat's --format json")
 
-    summary = json.loads(summary_json)
-    details = summary.get("details", {})
-    names = [k["name"] for k in details.get("top_kernels", [])]
-    names += [k["name"] for k in details.get("classification_coverage", {}).get("top_other", [])]
+    names = []
+    if diff_json is not None:
+        names += [k["name"] for k in json.loads(diff_json).get("kernels", [])]
+    if summary_json is not None:
+        details = json.loads(summary_json).get("details", {})
+        names += [k["name"] for k in details.get("top_kernels", [])]
+        names += [k["name"] for k in details.get("classification_coverage", {}).get("top_other", [])]
     shown = {text for _, text in parser.name_cells}
     titles = {title for title, _ in parser.name_cells}
     for name in names:
-        want = printable(name)
-        if want not in shown or want not in titles:
+        want_text = printable(name)
+        if want_text not in shown or want_text not in titles:
             problems.append(f"kernel name {name!r} is not shown as text")
     return problems
 

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """`stepstat report` pages through the real binary: the structure check (check_page.py) on the
-bundled example, a trace of hostile kernel names and a multi-step synth run; the synth page
-against its golden copy (STEPSTAT_UPDATE_GOLDEN=1 rewrites it; review the diff); and the same
-request twice gives the same bytes.
+bundled example, a trace of hostile kernel names, a multi-step synth run, that run against a
+base with every nvfp4 GEMM 10 % longer (`report --vs`) and the same pair as `diff --format
+html`; the synth pages against their golden copies (STEPSTAT_UPDATE_GOLDEN=1 rewrites them;
+review the diff); and the same request twice gives the same bytes.
 
 usage: report_pages_test.py STEPSTAT_BINARY SOURCE_DIR
 """
 import os
 import pathlib
+import re
 import subprocess
 import sys
 import tempfile
@@ -31,6 +33,12 @@ def page_and_summary(binary, inputs, summary_inputs, cwd, extra=()):
     run(binary, ["report", *inputs, *extra, "-o", "page.html"], cwd)  # the page shows -o
     summary = run(binary, ["summarize", *summary_inputs, "--details", "--format", "json"], cwd)
     return page_path.read_bytes(), summary.decode()
+
+
+def stable(page):
+    """The page without what differs between two scratch folders: the diff JSON's input_hash
+    names each file by absolute path and modification time."""
+    return re.sub(rb'"input_hash": "[^"]*"', b'"input_hash": "(masked by the test)"', page)
 
 
 def checker_catches_broken_pages(page, summary):
@@ -83,16 +91,39 @@ def main():
         if again != pages["synth"]:
             failures.append("synth: two runs gave different bytes")
 
-        golden = source / "tests/html/golden/synth-steps.html"
-        if os.environ.get("STEPSTAT_UPDATE_GOLDEN"):
-            golden.write_bytes(pages["synth"])
-            print(f"rewrote {golden}")
-        elif not golden.exists() or golden.read_bytes() != pages["synth"]:
-            failures.append(f"synth: the page differs from {golden} "
-                            "(STEPSTAT_UPDATE_GOLDEN=1 rewrites it; review the diff)")
+        # Before and after: the synth run against a base whose nvfp4 GEMMs are 10 % faster.
+        run(binary, ["synth", "--out", "base", "--steps", str(SYNTH_STEPS), "--nvtx", "--seed", "2",
+                     "--slower", "nvfp4_gemms=-10"], scratch)
+        diff_args = ["base", "run", "--steps", "denoise"]
+        diff_json = run(binary, ["diff", *diff_args, "--format", "json"], scratch).decode()
+        run(binary, ["report", "run", "run_nvtx_pushpop_trace.csv", "--steps", "denoise", "--vs",
+                     "base", "-o", "page.html"], scratch)
+        pages["synth-vs"] = (pathlib.Path(scratch) / "page.html").read_bytes()
+        _, synth_summary = page_and_summary(binary, *cases["synth"][:2], scratch, cases["synth"][2])
+        for problem in check_page(pages["synth-vs"].decode(), synth_summary, diff_json):
+            failures.append(f"synth-vs: {problem}")
+        run(binary, ["diff", *diff_args, "--format", "html", "-o", "page.html"], scratch)
+        pages["diff"] = (pathlib.Path(scratch) / "page.html").read_bytes()
+        for problem in check_page(pages["diff"].decode(), None, diff_json):
+            failures.append(f"diff: {problem}")
+        for name in ("synth-vs", "diff"):
+            if not re.search(r"components\.nvfp4_gemms\.milliseconds: \+11\.\d % slower",
+                             pages[name].decode()):
+                failures.append(f"{name}: GEMMs 1/0.9 as long are not drawn +11 % slower")
+
+        for name, file in (("synth", "synth-steps.html"), ("synth-vs", "synth-vs.html"),
+                           ("diff", "diff.html")):
+            golden = source / "tests/html/golden" / file
+            page = stable(pages[name])
+            if os.environ.get("STEPSTAT_UPDATE_GOLDEN"):
+                golden.write_bytes(page)
+                print(f"rewrote {golden}")
+            elif not golden.exists() or golden.read_bytes() != page:
+                failures.append(f"{name}: the page differs from {golden} "
+                                "(STEPSTAT_UPDATE_GOLDEN=1 rewrites it; review the diff)")
     for failure in failures:
         print("FAIL", failure)
-    print(f"{len(cases)} pages checked, {len(failures)} problems")
+    print(f"{len(pages)} pages checked, {len(failures)} problems")
     return 1 if failures else 0
 
 

@@ -19,7 +19,8 @@ import zlib
 
 WIDTH, HEIGHT = 1100, 2400
 PAGES = ["tests/golden/report-example/stdout", "tests/golden/report-hostile-names/stdout",
-         "tests/html/golden/synth-steps.html"]
+         "tests/html/golden/synth-steps.html", "tests/html/golden/synth-vs.html",
+         "tests/html/golden/diff.html"]
 
 
 def browser():

@@ -1,13 +1,17 @@
 // `stepstat report`: one self-contained HTML page of a run (stepstat/html_report.h).
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "command_support.h"
 #include "commands.h"
 #include "stepstat/engine.h"
+#include "stepstat/engine_compare.h"
 #include "stepstat/html_report.h"
 
 namespace stepstat::cli {
@@ -19,6 +23,7 @@ struct ReportOptions {
   std::string steps_regex;
   std::string policy;
   std::string output;
+  std::vector<std::string> vs;  // --vs BASE...: a diff side
 };
 
 // The command as the page shows it: rebuilt from the options (not argv), so the same
@@ -36,6 +41,10 @@ std::string CommandLine(const ReportOptions& options) {
   for (const std::string& input : options.inputs) line += " " + quoted(input);
   if (!options.steps_regex.empty()) line += " --steps " + quoted(options.steps_regex);
   if (!options.policy.empty()) line += " --policy " + quoted(options.policy);
+  if (!options.vs.empty()) {
+    line += " --vs";
+    for (const std::string& side : options.vs) line += " " + quoted(side);
+  }
   return line + " -o " + quoted(options.output);
 }
 
@@ -69,6 +78,25 @@ int RunReport(const ReportOptions& options) {
   PrintWarnings(summary->context.warnings);
   PrintPolicyHint(summary->context.policy_hint);
   page.summary = &*summary;
+
+  // Before and after: this run is the candidate; its trace is read once more, as `diff`
+  // reads a side (steps when it has enough, else whole).
+  std::optional<DiffRun> vs;
+  if (!options.vs.empty()) {
+    DiffRunOptions diff;
+    diff.base = options.vs;
+    diff.cand = options.inputs;
+    diff.run.policy = options.policy;
+    diff.run.steps.range_regex = options.steps_regex;
+    diff.run.output = OutputToRefuse(options.output);
+    diff.ledger = ResolveLedgerPath(std::nullopt, std::getenv("STEPSTAT_LEDGER"),
+                                    std::filesystem::current_path());
+    Result<DiffRun> run_diff = RunDiff(diff);
+    if (!run_diff.ok()) return Fail(run_diff.status());
+    PrintWarnings(run_diff->warnings);
+    vs = std::move(run_diff).value();
+    page.vs = &*vs;
+  }
   return Emit(ReportToHtml(page), options.output);
 }
 
@@ -89,11 +117,16 @@ void AddReportCommand(CLI::App& app, Action& action) {
                   "else the kernel sequence's period");
   cmd->add_option("--policy", options->policy,
                   "Classification policy: a TOML file, or a built-in name (default dit-nvfp4)");
+  cmd->add_option("--vs", options->vs,
+                  "Add before/after against this base, as 'stepstat diff BASE INPUT...' would "
+                  "compare them: trace files, a stepstat JSON or a ledger reference");
   cmd->footer(
       "The page holds inline SVG and CSS, no script and no external URL; it opens anywhere.\n"
       "Examples:\n"
       "  stepstat report run -o run.html\n"
-      "  stepstat report run.sqlite --steps denoise -o run.html");
+      "  stepstat report run.sqlite --steps denoise -o run.html\n"
+      "  stepstat report after after_nvtx_pushpop_trace.csv --steps denoise --vs before -o "
+      "after.html");
   cmd->callback([options, &action] { action = [options] { return RunReport(*options); }; });
 }
 

@@ -6,6 +6,7 @@
 #include "report/html/page_parts.h"
 #include "report/html/svg_charts.h"
 #include "report/table.h"
+#include "stepstat/compare.h"
 #include "stepstat/html_report.h"
 #include "stepstat/report.h"
 
@@ -48,6 +49,8 @@ svg.chart text { font-size: 12px; fill: #1b1b1b; }
 .other { fill: #8c8c8c; } .bin { fill: #0072B2; } .track { fill: #eee; } .bar { fill: #0072B2; }
 .idle { fill: url(#idle-hatch); }
 .muted { opacity: 0.35; filter: grayscale(1); }
+.better { fill: #0072B2; } .worse { fill: #E69F00; } .neutral { fill: #8c8c8c; }
+.verdict { font-size: 16px; border-left: 6px solid #0072B2; padding: 6px 12px; background: #f3f8fc; }
 span.swatch { display: inline-block; width: 12px; height: 12px; margin-right: 4px; vertical-align: -1px; border: 1px solid #666; }
 span.swatch.c0 { background: #0072B2; } span.swatch.c1 { background: #E69F00; }
 span.swatch.c2 { background: #009E73; } span.swatch.c3 { background: #CC79A7; }
@@ -75,6 +78,27 @@ constexpr std::string_view kSharedDefs =
     "<pattern id=\"idle-hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
     "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#ffffff\"/>"
     "<rect width=\"2\" height=\"6\" fill=\"#9a9a9a\"/></pattern></defs></svg>\n";
+
+std::string PageStart(const std::string& title) {
+  return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+         "<meta http-equiv=\"Content-Security-Policy\" content=\"" +
+         std::string(kContentSecurityPolicy) +
+         "\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+         "<meta name=\"generator\" content=\"stepstat\">\n<title>" +
+         EscapeHtml(title) + "</title>\n<style>" + std::string(kStyle) +
+         "</style>\n</head>\n<body>\n" + std::string(kSharedDefs);
+}
+
+// Data for scripts that read the page; never run (the CSP forbids scripts anyway).
+std::string JsonBlock(std::string_view id, std::string_view json) {
+  return "<script type=\"application/json\" id=\"" + std::string(id) + "\">" +
+         JsonForScriptElement(json) + "</script>\n";
+}
+
+std::string CommandSection(std::string_view command_line) {
+  return Section("definitions", "How this page was made",
+                 "<pre><code>" + EscapeHtml(command_line) + "</code></pre>\n");
+}
 
 }  // namespace
 
@@ -149,15 +173,7 @@ std::string ReportToHtml(const HtmlReportInput& input) {
   const SummaryResult& summary = *input.summary;
   const html::PageData data{summary, *summary.details, input.steps, input.steps_note,
                             input.command_line};
-  std::string title = "stepstat report: " + summary.stats.source_gpu_trace;
-  std::string page =
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<meta http-equiv=\"Content-Security-Policy\" content=\"" +
-      std::string(html::kContentSecurityPolicy) +
-      "\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      "<meta name=\"generator\" content=\"stepstat\">\n<title>" +
-      html::EscapeHtml(title) + "</title>\n<style>" + std::string(html::kStyle) +
-      "</style>\n</head>\n<body>\n" + std::string(html::kSharedDefs);
+  std::string page = html::PageStart("stepstat report: " + summary.stats.source_gpu_trace);
   page += html::HeaderSection(data);
   page += html::QualityBanner(data);
   page += html::CardsSection(data);
@@ -166,11 +182,22 @@ std::string ReportToHtml(const HtmlReportInput& input) {
   page += html::StreamsSection(data);
   page += html::LaunchSection(data);
   page += html::KernelsSection(data);
+  if (input.vs != nullptr) page += html::DiffSection(*input.vs);
   page += html::DefinitionsSection(data);
-  page += "<script type=\"application/json\" id=\"stepstat-summary\">" +
-          html::JsonForScriptElement(StepStatsWithDetailsToJson(summary.stats, data.details)) +
-          "</script>\n</body>\n</html>\n";
-  return page;
+  page +=
+      html::JsonBlock("stepstat-summary", StepStatsWithDetailsToJson(summary.stats, data.details));
+  if (input.vs != nullptr) page += html::JsonBlock("stepstat-diff", DiffToJson(input.vs->diff));
+  return page + "</body>\n</html>\n";
+}
+
+std::string DiffToHtml(const DiffRun& run, const std::string& command_line) {
+  std::string page =
+      html::PageStart("stepstat diff: " + run.diff.base.label + " vs " + run.diff.cand.label);
+  page += "<header id=\"header\">\n<h1>stepstat diff</h1>\n</header>\n";
+  page += html::DiffSection(run);
+  page += html::CommandSection(command_line);
+  page += html::JsonBlock("stepstat-diff", DiffToJson(run.diff));
+  return page + "</body>\n</html>\n";
 }
 
 }  // namespace stepstat

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "stepstat/engine_compare.h"
 #include "stepstat/html_report.h"
 
 namespace stepstat::html {
@@ -61,6 +62,8 @@ std::string StreamsSection(const PageData& data);
 std::string LaunchSection(const PageData& data);
 std::string KernelsSection(const PageData& data);
 std::string DefinitionsSection(const PageData& data);
+/// Before and after: the diff of `run` (report --vs, diff --format html).
+std::string DiffSection(const DiffRun& run);
 
 /// The component legend: a swatch and the escaped name per component, idle last.
 std::string Legend(const StepStats& stats, bool with_idle);

@@ -138,12 +138,13 @@ std::string HistogramSvg(const ChartText& text, const std::vector<double>& value
   std::string out = Open(text, kAxesHeight);
   if (values.empty() || scale.bins == 0) return out + "</svg>\n";
   const auto [low_it, high_it] = std::minmax_element(values.begin(), values.end());
-  const double low = *low_it;
+  const double low = scale.low.value_or(*low_it);
+  const double top = scale.high.value_or(*high_it);
   // Equal values still get one bin's width, so the one bar and its markers can be drawn.
-  const double high = *high_it > low ? *high_it : low + 1;
+  const double high = top > low ? top : low + 1;
   std::vector<int64_t> counts(scale.bins, 0);
   for (double value : values) {
-    auto bin = static_cast<size_t>((value - low) / (high - low) * scale.bins);
+    auto bin = static_cast<size_t>(std::max(0.0, (value - low) / (high - low) * scale.bins));
     ++counts[std::min(bin, scale.bins - 1)];
   }
   const int64_t tallest = *std::max_element(counts.begin(), counts.end());
@@ -194,6 +195,28 @@ std::string BarRowsSvg(const ChartText& text, const std::vector<BarRow>& rows) {
     out += Rect(kBarLeft, y + 4, (kBarRight - kBarLeft) * fraction, kRow - 8, rows[i].css_class,
                 rows[i].label + ": " + rows[i].value_text);
     out += Text(kBarRight + 8, y + 16, "start", rows[i].value_text) + "\n";
+  }
+  return out + "</svg>\n";
+}
+
+std::string DivergingBarsSvg(const ChartText& text, const std::vector<DivergingRow>& rows) {
+  constexpr double kRow = 24;
+  constexpr double kLabelRight = 300;
+  constexpr double kCentre = 540;
+  constexpr double kHalf = 210;
+  std::string out = Open(text, kRow * rows.size() + 8);
+  double largest = 0;
+  for (const DivergingRow& row : rows) largest = std::max(largest, std::fabs(row.value));
+  out += Line(kCentre, 0, kCentre, kRow * rows.size() + 8, "grid") + "\n";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const double y = 4 + kRow * i;
+    const double width = largest > 0 ? kHalf * std::fabs(rows[i].value) / largest : 0;
+    const double x = rows[i].value < 0 ? kCentre - width : kCentre;
+    out += Text(kLabelRight, y + 16, "end", rows[i].label);
+    out += Rect(x, y + 4, width, kRow - 8, rows[i].css_class,
+                rows[i].label + ": " + rows[i].value_text);
+    // Values in one column right of the bars, clear of the labels on the left.
+    out += Text(kCentre + kHalf + 20, y + 16, "start", rows[i].value_text) + "\n";
   }
   return out + "</svg>\n";
 }

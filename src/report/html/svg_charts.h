@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +55,9 @@ struct HistogramScale {
   size_t bins = 20;
   double unit = 1e6;  ///< values are divided by this for the axis (ns → ms)
   std::string_view unit_name = "ms";
+  /// The bins' range; unset: the values' minimum and maximum (set both to draw two
+  /// histograms on one scale).
+  std::optional<double> low, high;
 };
 std::string HistogramSvg(const ChartText& text, const std::vector<double>& values,
                          const std::vector<Marker>& markers, const HistogramScale& scale);
@@ -67,6 +71,16 @@ struct BarRow {
   std::string css_class;
 };
 std::string BarRowsSvg(const ChartText& text, const std::vector<BarRow>& rows);
+
+/// Horizontal bars growing left (negative) or right (positive) from a centre line, scaled to
+/// the largest magnitude, each with its label and value text.
+struct DivergingRow {
+  std::string label;
+  std::string value_text;
+  double value = 0;
+  std::string css_class;
+};
+std::string DivergingBarsSvg(const ChartText& text, const std::vector<DivergingRow>& rows);
 
 /// "12.5" with one decimal, for coordinates (the C locale's point, deterministic).
 std::string Coordinate(double value);

@@ -49,7 +49,7 @@ TEST(StackedColumnsSvg, TallestColumnFillsThePlotAndMutedColumnsAreGrouped) {
 
 TEST(HistogramSvg, CountsEveryValueOnceWithTheMaximumInTheLastBin) {
   const std::string svg = HistogramSvg({"h", "t", "d"}, {0, 0, 5e6, 10e6}, {{5e6, "median"}},
-                                       HistogramScale{2, 1e6, "ms"});
+                                       HistogramScale{2, 1e6, "ms", {}, {}});
   EXPECT_NE(svg.find("<title>2 steps from 0 to 5 ms</title>"), std::string::npos);
   EXPECT_NE(svg.find("<title>2 steps from 5 to 10 ms</title>"), std::string::npos);
   EXPECT_NE(svg.find(">median</text>"), std::string::npos);
@@ -57,11 +57,29 @@ TEST(HistogramSvg, CountsEveryValueOnceWithTheMaximumInTheLastBin) {
 }
 
 TEST(HistogramSvg, ACountAxisHasNoHalfSteps) {
-  const std::string one = HistogramSvg({"h", "t", "d"}, {1, 2, 3}, {}, HistogramScale{3, 1, "ns"});
+  const std::string one =
+      HistogramSvg({"h", "t", "d"}, {1, 2, 3}, {}, HistogramScale{3, 1, "ns", {}, {}});
   EXPECT_EQ(one.find(">0.5</text>"), std::string::npos);
   EXPECT_NE(one.find(">1</text>"), std::string::npos);
-  const std::string two = HistogramSvg({"h", "t", "d"}, {1, 1, 3}, {}, HistogramScale{3, 1, "ns"});
+  const std::string two =
+      HistogramSvg({"h", "t", "d"}, {1, 1, 3}, {}, HistogramScale{3, 1, "ns", {}, {}});
   EXPECT_NE(two.find(">1</text>"), std::string::npos);  // the middle of 0..2
+}
+
+TEST(HistogramSvg, AGivenRangePutsTwoSamplesOnOneScale) {
+  HistogramScale scale{2, 1, "ns", 0.0, 10.0};
+  // 5..6 alone would fill both bins; on 0..10 both values fall in the upper bin.
+  const std::string svg = HistogramSvg({"h", "t", "d"}, {5, 6}, {}, scale);
+  EXPECT_NE(svg.find("<title>2 steps from 5 to 10 ns</title>"), std::string::npos);
+  EXPECT_NE(svg.find(">0 ns</text>"), std::string::npos);
+}
+
+TEST(DivergingBarsSvg, NegativeBarsGrowLeftOfTheCentre) {
+  const std::string svg =
+      DivergingBarsSvg({"d", "t", "d"}, {{"a", "-10 %", -10, "better"}, {"b", "+5 %", 5, "worse"}});
+  // Centre 540, half-width 210: -10 (the largest) spans 330..540, +5 spans 540..645.
+  EXPECT_NE(svg.find("class=\"better\" x=\"330.0\" y=\"8.0\" width=\"210.0\""), std::string::npos);
+  EXPECT_NE(svg.find("class=\"worse\" x=\"540.0\" y=\"32.0\" width=\"105.0\""), std::string::npos);
 }
 
 TEST(ComponentClass, OtherIsLastAndThePaletteCycles) {
