@@ -47,6 +47,9 @@ struct DiffRun {
   /// What reading the sides found (input checks, a side cut differently than asked), one
   /// line each, without a "stepstat: warning: " prefix.
   std::vector<std::string> warnings;
+  /// The two sides as compared (per-step values when cut into steps), for a face that draws
+  /// their distributions (the HTML page).
+  Side base_side, cand_side;
 };
 
 Result<DiffRun> RunDiff(const DiffRunOptions& options);

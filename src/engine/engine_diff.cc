@@ -119,6 +119,8 @@ Result<DiffRun> RunDiff(const DiffRunOptions& options) {
     }
   }
   ASSIGN_OR_RETURN(run.diff, Diff(base.side, cand.side, options.diff));
+  run.base_side = std::move(base.side);
+  run.cand_side = std::move(cand.side);
   return run;
 }
 

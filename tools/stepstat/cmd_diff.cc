@@ -65,6 +65,7 @@ int RunDiffCommand(DiffFlags flags) {
   PrintWarnings(run->warnings);
   const DiffResult& diff = run->diff;
   std::string text;
+  if (flags.format == "html") return EmitDiffHtml(*run, flags.sides, flags.output);
   switch (ChooseFormat(flags.format, flags.output)) {
     case OutputFormat::kTable: {
       TextStyle style = StdoutTextStyle(flags.output);
@@ -121,8 +122,9 @@ void AddDiffCommand(CLI::App& app, Action& action) {
   cmd->add_option("-o,--output", flags->output,
                   "Write the result here ('-' for stdout); written before a failed gate exits");
   cmd->add_option("--format", flags->format,
-                  "table, json or markdown (default: table on a terminal, json otherwise)")
-      ->check(CLI::IsMember({"table", "json", "markdown"}));
+                  "table, json, markdown or html (a page: report_html.cc; default: table on a "
+                  "terminal, json otherwise)")
+      ->check(CLI::IsMember({"table", "json", "markdown", "html"}));
   cmd->footer(
       "Δ = cand − base everywhere. Each side is an INPUT as `steps` takes it (an nsys base also\n"
       "picks up its BASE_nvtx_pushpop_trace.csv), a summary or steps JSON that stepstat wrote,\n"

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "stepstat/engine_compare.h"
 #include "stepstat/policy.h"
 #include "stepstat/status.h"
 #include "stepstat/step_stats.h"
@@ -27,5 +28,10 @@ void AddStepsCommand(CLI::App& app, Action& action);
 void AddDiffCommand(CLI::App& app, Action& action);
 /// record, history, baseline: the run ledger.
 void AddHistoryCommands(CLI::App& app, Action& action);
+/// report: the HTML page (cmd_report.cc).
+void AddReportCommand(CLI::App& app, Action& action);
+/// `diff --format html` (cmd_diff_html.cc): writes the page; the exit code as diff's.
+int EmitDiffHtml(const DiffRun& run, const std::vector<std::string>& sides,
+                 const std::string& output);
 
 }  // namespace stepstat::cli
