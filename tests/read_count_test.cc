@@ -3,7 +3,6 @@
 // counts per command and format are printed (the table in bench/results/pipeline-*.md comes
 // from this output) and held to what the pipeline promises.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -16,6 +15,7 @@
 #include "io/read_counts.h"
 #include "stepstat/engine.h"
 #include "stepstat/synth.h"
+#include "test_platform.h"
 
 namespace stepstat {
 namespace {
@@ -27,8 +27,8 @@ namespace fs = std::filesystem;
 class SynthRun {
  public:
   SynthRun(const std::string& tag, synth::SynthFormat format, bool nvtx) {
-    dir_ =
-        fs::temp_directory_path() / ("stepstat_read_count_" + tag + "_" + std::to_string(getpid()));
+    dir_ = fs::temp_directory_path() /
+           ("stepstat_read_count_" + tag + "_" + std::to_string(testing_support::ProcessId()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     synth::SynthOptions options;

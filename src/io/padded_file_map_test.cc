@@ -78,7 +78,7 @@ TEST(PaddedFileMap, MissingFileAndDirectoryAreErrorsNamingTheFile) {
 // Release drops pages from this process only: the bytes read the same afterwards, also
 // at ranges that start or end inside a page, and Prefetch of any range is harmless.
 TEST(PaddedFileMap, ReleasedAndPrefetchedPagesReadTheSame) {
-  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const size_t page = PageSize();
   std::string content(5 * page + 123, '\0');
   for (size_t i = 0; i < content.size(); ++i) content[i] = static_cast<char>('a' + i * 7 % 26);
   fs::path path = WriteTemp("padded_file_map_release_test", content);
