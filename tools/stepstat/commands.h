@@ -27,5 +27,7 @@ void AddStepsCommand(CLI::App& app, Action& action);
 void AddDiffCommand(CLI::App& app, Action& action);
 /// record, history, baseline: the run ledger.
 void AddHistoryCommands(CLI::App& app, Action& action);
+/// ranks, merge: a job of many ranks.
+void AddRanksCommands(CLI::App& app, Action& action);
 
 }  // namespace stepstat::cli
