@@ -51,6 +51,11 @@ struct RanksRun {
   std::vector<std::string> warnings;
 };
 
+/// The traces RanksOptions::inputs stands for, each once, in the order RunRanks reports
+/// errors by: a face that spreads the work itself (stepstat.dask) starts from this list.
+Result<std::vector<std::filesystem::path>> ListRankTraces(
+    const std::vector<std::filesystem::path>& inputs);
+
 /// Summarizes every trace, largest first, `jobs` at a time; merges and finishes. A trace
 /// that fails is an entry of report.errors and the others are still reported. Errors that
 /// stop the run: no trace found, a bad policy or rank regex, two traces with one rank (both

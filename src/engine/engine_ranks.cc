@@ -102,13 +102,9 @@ Result<Partial> RunPartial(const RunOptions& options, const std::string& rank_re
                      rank ? kRankFromRegex : std::string_view());
 }
 
-Result<RanksRun> RunRanks(const RanksOptions& options) {
-  // The policy and the regex are checked once, up front, rather than once per trace.
-  RETURN_IF_ERROR(ChoosePolicy(options.policy).status());
-  RETURN_IF_ERROR(RankFromPath("rank0", options.rank_regex).status());
-
+Result<std::vector<fs::path>> ListRankTraces(const std::vector<fs::path>& inputs) {
   std::vector<fs::path> traces;
-  for (const fs::path& input : options.inputs) {
+  for (const fs::path& input : inputs) {
     std::error_code ec;
     if (fs::is_directory(input, ec)) {
       ASSIGN_OR_RETURN(std::vector<fs::path> found, TracesIn(input));
@@ -119,9 +115,17 @@ Result<RanksRun> RunRanks(const RanksOptions& options) {
   }
   if (traces.empty()) {
     return Status::Error(
-        "no traces: the directories given hold no nsys base, .sqlite or "
-        ".pt.trace.json");
+        "no traces: the directories given hold no nsys base, .sqlite or .pt.trace.json");
   }
+  return traces;
+}
+
+Result<RanksRun> RunRanks(const RanksOptions& options) {
+  // The policy and the regex are checked once, up front, rather than once per trace.
+  RETURN_IF_ERROR(ChoosePolicy(options.policy).status());
+  RETURN_IF_ERROR(RankFromPath("rank0", options.rank_regex).status());
+
+  ASSIGN_OR_RETURN(std::vector<fs::path> traces, ListRankTraces(options.inputs));
 
   if (!options.partials_dir.empty()) {
     std::error_code ec;
