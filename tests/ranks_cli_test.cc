@@ -177,4 +177,15 @@ TEST_F(RanksCli, ARankRegexNumbersTracesAndUnmatchedOnesFollowNaturalOrder) {
   EXPECT_NE(err_.find("no capture group"), std::string::npos) << err_;
 }
 
+TEST_F(RanksCli, APyTorchTraceNamesItsOwnRank) {
+  const fs::path real = fs::path(STEPSTAT_SHARED_DIR) / "data/real/hta_sampled_rank0_kineto.json";
+  if (!fs::exists(real)) GTEST_SKIP() << real << " is absent";
+  fs::create_directories(*dir_ / "content");
+  fs::copy_file(real, *dir_ / "content/worker_a.pt.trace.json",
+                fs::copy_options::overwrite_existing);
+  ASSERT_EQ(Run("ranks content --format json"), 0) << err_;
+  EXPECT_NE(out_.find("\"rank\": 0,\n      \"rank_source\": \"content\""), std::string::npos)
+      << out_;
+}
+
 }  // namespace

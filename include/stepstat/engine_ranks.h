@@ -62,10 +62,14 @@ Result<std::vector<std::filesystem::path>> ListRankTraces(
 /// named), a partials folder that cannot be created.
 Result<RanksRun> RunRanks(const RanksOptions& options);
 
-/// The partial of one trace (RunSummary's inputs and policy), numbered from its path by
-/// `rank_regex` as RunRanks numbers it. Also fills `warnings` when not null.
+/// The partial of one trace (RunSummary's inputs and policy), numbered as RunRanks numbers
+/// it: from its path by `rank_regex`, else from a Kineto trace's distributedInfo.rank, else
+/// left to FinishRanks. Also fills `warnings` when not null.
 Result<Partial> RunPartial(const RunOptions& options, const std::string& rank_regex = {},
                            std::vector<std::string>* warnings = nullptr);
+
+/// The partial of a summary RunSummary made (of a whole trace), numbered as RunPartial does.
+Result<Partial> PartialOfSummary(const SummaryResult& summary, const std::string& rank_regex = {});
 
 /// `stepstat merge`: partial files (PartialToJson) read, merged and finished. Same bytes as
 /// RunRanks over the traces they came from, whatever machines wrote them.

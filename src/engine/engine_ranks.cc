@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "ranks/thread_pool.h"
+#include "readers/kineto_rank.h"
 #include "stepstat/output.h"
 
 namespace stepstat {
@@ -95,11 +96,23 @@ struct RankOutcome {
 Result<Partial> RunPartial(const RunOptions& options, const std::string& rank_regex,
                            std::vector<std::string>* warnings) {
   ASSIGN_OR_RETURN(SummaryResult summary, RunSummary(options));
-  if (warnings) *warnings = std::move(summary.context.warnings);
+  if (warnings) *warnings = summary.context.warnings;
+  return PartialOfSummary(summary, rank_regex);
+}
+
+Result<Partial> PartialOfSummary(const SummaryResult& summary, const std::string& rank_regex) {
   ASSIGN_OR_RETURN(std::optional<int64_t> rank,
                    RankFromPath(summary.stats.source_gpu_trace, rank_regex));
-  return MakePartial(summary.stats, summary.context.policy, rank,
-                     rank ? kRankFromRegex : std::string_view());
+  std::string_view source = rank ? kRankFromRegex : std::string_view();
+  if (!rank) {
+    // A PyTorch profiler trace may say which rank it is (torch.distributed's).
+    for (const ResolvedInput& input : summary.context.inputs) {
+      if (input.kind != InputKind::kKinetoJson || input.path.empty()) continue;
+      ASSIGN_OR_RETURN(rank, KinetoRankOfFile(input.path, input.name));
+      if (rank) source = kRankFromContent;
+    }
+  }
+  return MakePartial(summary.stats, summary.context.policy, rank, source);
 }
 
 Result<std::vector<fs::path>> ListRankTraces(const std::vector<fs::path>& inputs) {

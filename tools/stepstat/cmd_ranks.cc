@@ -83,11 +83,9 @@ int RunMergeCommand(const MergeFlags& flags) {
 }  // namespace
 
 int WritePartialOf(const SummaryResult& summary, const std::string& path) {
-  Result<std::optional<int64_t>> rank = RankFromPath(summary.stats.source_gpu_trace, "");
-  if (!rank.ok()) return Fail(rank.status());
-  Partial partial = MakePartial(summary.stats, summary.context.policy, *rank,
-                                rank->has_value() ? kRankFromRegex : std::string_view());
-  Status written = WriteFileAtomically(path, PartialToJson(partial));
+  Result<Partial> partial = PartialOfSummary(summary);
+  if (!partial.ok()) return Fail(partial.status());
+  Status written = WriteFileAtomically(path, PartialToJson(*partial));
   return written.ok() ? 0 : Fail(written);
 }
 

@@ -7,7 +7,7 @@
 
 namespace stepstat::cli {
 
-/// Writes the partial of `summary` (numbered by the default rank regex) to `path`
+/// Writes the partial of `summary` (numbered as `ranks` numbers it) to `path`
 /// atomically; returns the exit code.
 int WritePartialOf(const SummaryResult& summary, const std::string& path);
 
