@@ -104,8 +104,8 @@ void AddRanksCommands(CLI::App& app, Action& action) {
                   "the same bytes");
   cmd->add_option("--rank-regex", ranks->rank_regex,
                   "RE2 with one capture group for the rank's digits, searched in each file name "
-                  "(default matches rank0, rank_3, rank-12); unmatched traces are numbered in "
-                  "natural order of their paths");
+                  "(default matches rank0, rank_3, rank-12); else a PyTorch trace's "
+                  "distributedInfo.rank; else the natural order of the paths");
   cmd->add_option("--partials-dir", ranks->partials_dir,
                   "Also write each rank's partial there (FILE.partial.json), for 'stepstat merge'");
   cmd->add_option("--policy", ranks->policy,
