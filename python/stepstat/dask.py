@@ -24,6 +24,9 @@ import stepstat
 from stepstat import _stepstat
 
 
+MERGE_BATCH = 256
+
+
 def summarize_partial(path, policy, policy_text, rank_regex):
     """The task a worker runs: ("ok", path, partial JSON) or ("error", path, message)."""
     import stepstat as worker_stepstat  # the worker's own installation
@@ -55,17 +58,23 @@ def run_job(client, paths, policy="", rank_regex=""):
             policy_text = f.read()
     futures = client.map(summarize_partial, traces, policy=policy, policy_text=policy_text,
                          rank_regex=rank_regex, pure=False)
+    # Partials merge in batches as they arrive: each merge re-reads the job so far, so one
+    # merge per trace would cost the square of the job's size.
     job = None
+    pending = []
     errors = []
     for future in as_completed(futures):
         status, path, payload = future.result()
         if status == "error":
             errors.append((path, payload))
             continue
-        part = stepstat.Partial(payload, path)
-        job = part if job is None else stepstat.merge_partials([job, part])
-    texts = [job.text] if job is not None else []
-    names = [job.name] if job is not None else []
+        pending.append(stepstat.Partial(payload, path))
+        if len(pending) >= MERGE_BATCH:
+            job = stepstat.merge_partials(([job] if job else []) + pending)
+            pending = []
+    parts = ([job] if job else []) + pending
+    texts = [p.text for p in parts]
+    names = [p.name for p in parts]
     return _stepstat.finish(texts, names, errors), len(errors)
 
 

@@ -60,6 +60,16 @@ class DaskTest(unittest.TestCase):
     def test_a_local_cluster_of_two_workers_writes_the_cli_bytes(self):
         self.assertEqual(self.run_runner("--local", "2"), self.want)
 
+    def test_partials_merged_in_small_batches_give_the_same_bytes(self):
+        out = os.path.join(self.folder, "batches.json")
+        code = ("import sys, stepstat.dask as d; d.MERGE_BATCH = 2; "
+                f"sys.exit(d.main(['job', '--local', '2', '-o', {out!r}]))")
+        done = subprocess.run([PYTHON, "-c", code], cwd=self.folder, capture_output=True,
+                              text=True, timeout=LIMIT_S)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        with open(out, encoding="utf-8") as f:
+            self.assertEqual(f.read(), self.want)
+
     def test_a_scheduler_and_worker_from_the_shell_write_the_cli_bytes(self):
         scheduler_file = os.path.join(self.folder, "scheduler.json")
         log_path = os.path.join(self.folder, "cluster.log")
