@@ -44,10 +44,8 @@ void WriteStepStatsMeasures(JsonWriter& json, const StepStats& stats, bool overl
   json.EndObject();
 }
 
-std::string StepStatsToJson(const StepStats& stats) {
-  JsonWriter json;
-  json.BeginObject()
-      .Field("source_gpu_trace", stats.source_gpu_trace)
+void WriteStepStatsFields(JsonWriter& json, const StepStats& stats) {
+  json.Field("source_gpu_trace", stats.source_gpu_trace)
       .Field("source_kernel_exec_trace", stats.source_kernel_exec_trace);
   WriteStepStatsMeasures(json, stats, /*overlap_scope=*/true);
 
@@ -56,7 +54,12 @@ std::string StepStatsToJson(const StepStats& stats) {
     json.Field(component.name, component.description);
   }
   json.EndObject();
+}
 
+std::string StepStatsToJson(const StepStats& stats) {
+  JsonWriter json;
+  json.BeginObject();
+  WriteStepStatsFields(json, stats);
   json.EndObject();
   std::string text = std::move(json).Take();
   text += '\n';

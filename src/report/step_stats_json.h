@@ -12,4 +12,8 @@ namespace stepstat {
 /// its scope (the reference does; per-step rows leave it out).
 void WriteStepStatsMeasures(JsonWriter& json, const StepStats& stats, bool overlap_scope);
 
+/// Writes every key of StepStatsToJson's object, in order, as fields of the open object (for
+/// an object that adds keys before them, as each rank of `stepstat ranks`).
+void WriteStepStatsFields(JsonWriter& json, const StepStats& stats);
+
 }  // namespace stepstat

@@ -80,6 +80,7 @@ int Run(int argc, char** argv) {
   AddDiffCommand(app, action);
   AddHistoryCommands(app, action);
   AddReportCommand(app, action);
+  AddRanksCommands(app, action);
 
   // CLI11 takes an unknown first word for a stray positional and says only "A subcommand is
   // required"; name the word and the nearest command instead.

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "cmd_ranks.h"
 #include "command_support.h"
 #include "commands.h"
 #include "stepstat/engine.h"
@@ -22,6 +23,7 @@ struct SummarizeOptions {
   bool details = false;
   std::string step;         // --step N|median: one step of a whole run (cmd_steps.cc)
   std::string steps_regex;  // --steps REGEX, with --step
+  std::string partial_out;  // --partial-out FILE: also the partial, for `stepstat merge`
 };
 
 int RunSummarize(const SummarizeOptions& options) {
@@ -40,6 +42,9 @@ int RunSummarize(const SummarizeOptions& options) {
   if (!result.ok()) return Fail(result.status());
   PrintWarnings(result->context.warnings);
   PrintPolicyHint(result->context.policy_hint);
+  if (!options.partial_out.empty()) {
+    if (int code = WritePartialOf(*result, options.partial_out); code != 0) return code;
+  }
 
   const StepStats& stats = result->stats;
   const Details* shown = result->details ? &*result->details : nullptr;
@@ -88,6 +93,10 @@ void AddSummarizeCommand(CLI::App& app, Action& action) {
   cmd->add_option("--steps", options->steps_regex,
                   "With --step: RE2 pattern over NVTX range names that marks the steps")
       ->needs(step);
+  cmd->add_option("--partial-out", options->partial_out,
+                  "Also write the exact partial of this trace (stepstat.partial/1) for "
+                  "'stepstat merge'")
+      ->excludes(step);
   cmd->footer(
       "Examples:\n"
       "  stepstat summarize examples/gb10-dit-step/gb10-dit-step\n"

@@ -33,5 +33,7 @@ void AddReportCommand(CLI::App& app, Action& action);
 /// `diff --format html` (cmd_diff_html.cc): writes the page; the exit code as diff's.
 int EmitDiffHtml(const DiffRun& run, const std::vector<std::string>& sides,
                  const std::string& output);
+/// ranks, merge: a job of many ranks.
+void AddRanksCommands(CLI::App& app, Action& action);
 
 }  // namespace stepstat::cli

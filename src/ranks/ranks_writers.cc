@@ -1,0 +1,171 @@
+// The writers of a finished job: JSON (stepstat.ranks/1), the terminal table, CSV.
+#include <fmt/format.h>
+
+#include "report/json_writer.h"
+#include "report/python_float.h"
+#include "report/step_stats_json.h"
+#include "report/table.h"
+#include "report/text_escape.h"
+#include "stepstat/ranks.h"
+
+namespace stepstat {
+
+namespace {
+
+std::string StragglerRule() {
+  return fmt::format("gpu_span_ns over the median rank's by more than {} %",
+                     kStragglerPercentOverMedian);
+}
+
+void WriteAcross(JsonWriter& json, const AcrossRanks& a) {
+  json.Key(a.name).BeginObject();
+  if (a.integer) {
+    json.Field("min", a.min_int).Field("min_rank", a.min_rank);
+    json.Field("p50", a.p50_int).Field("p90", a.p90_int);
+    json.Field("max", a.max_int).Field("max_rank", a.max_rank);
+  } else {
+    json.Field("min", a.min).Field("min_rank", a.min_rank);
+    json.Field("p50", a.p50).Field("p90", a.p90);
+    json.Field("max", a.max).Field("max_rank", a.max_rank);
+  }
+  json.EndObject();
+}
+
+// RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled.
+std::string CsvField(std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string AcrossCell(const AcrossRanks& a, double value, int64_t integer) {
+  if (!a.integer)
+    return a.name.find("percent") != std::string::npos ? FormatPercent(value)
+                                                       : fmt::format("{:.3f}", value);
+  return FormatMs(integer);
+}
+
+}  // namespace
+
+std::string RanksToJson(const RanksReport& report) {
+  JsonWriter json;
+  json.BeginObject().Field("schema", kRanksSchema);
+  json.Key("policy")
+      .BeginObject()
+      .Field("name", report.policy.name)
+      .Field("hash", report.policy.hash)
+      .EndObject();
+  json.Field("rank_count", static_cast<int64_t>(report.ranks.size()));
+  json.Key("totals").BeginObject();
+  WriteStepStatsMeasures(json, report.totals, /*overlap_scope=*/true);
+  json.EndObject();
+  json.Key("across_ranks").BeginObject();
+  for (const AcrossRanks& across : report.across_ranks) WriteAcross(json, across);
+  json.EndObject();
+  json.Key("stragglers").BeginObject().Field("rule", StragglerRule()).Key("ranks").BeginArray();
+  for (const RankRow& row : report.ranks) {
+    if (row.straggler) json.Int(row.rank);
+  }
+  json.EndArray().EndObject();
+  json.Key("ranks").BeginArray();
+  for (const RankRow& row : report.ranks) {
+    json.BeginObject()
+        .Field("rank", row.rank)
+        .Field("rank_source", row.rank_source)
+        .Field("straggler", row.straggler);
+    WriteStepStatsFields(json, row.stats);
+    json.EndObject();
+  }
+  json.EndArray();
+  json.Key("errors").BeginArray();
+  for (const RankError& error : report.errors) {
+    json.BeginObject().Field("input", error.input).Field("message", error.message).EndObject();
+  }
+  json.EndArray().EndObject();
+  std::string text = std::move(json).Take();
+  text += '\n';
+  return text;
+}
+
+std::string RanksToTable(const RanksReport& report, const TextStyle& style) {
+  std::string out = fmt::format(
+      "{} ranks, policy {}; job totals (each rank's own span, summed): span {} ms, kernel "
+      "time {} ms, busy {} % of span, gaps {} ms\n\n",
+      report.ranks.size(), EscapeForTerminal(report.policy.name),
+      FormatMs(report.totals.gpu_span_ns), FormatMs(report.totals.kernel_time_ns),
+      FormatPercent(report.totals.kernel_busy_percent_of_span),
+      FormatMs(report.totals.launch_gaps.total_ns));
+  TextTable table;
+  table.Column("rank", TextTable::kRight)
+      .Column("", TextTable::kLeft)
+      .Column("span ms", TextTable::kRight)
+      .Column("busy % of span", TextTable::kRight, {3, 0})
+      .Column("gaps ms", TextTable::kRight, {2, 0})
+      .Column("kernel ms", TextTable::kRight, {1, 0})
+      .Column("trace", TextTable::kLeft, {0, 12});
+  for (const RankRow& row : report.ranks) {
+    table.Row({std::to_string(row.rank), row.straggler ? "straggler" : "",
+               FormatMs(row.stats.gpu_span_ns),
+               FormatPercent(row.stats.kernel_busy_percent_of_span),
+               FormatMs(row.stats.launch_gaps.total_ns), FormatMs(row.stats.kernel_time_ns),
+               DisplayName(row.stats.source_gpu_trace, 200, style)});
+  }
+  out += table.Render(2, style);
+  out += fmt::format("\nstragglers: {}\n\n", StragglerRule());
+
+  TextTable across;
+  across.Column("across ranks", TextTable::kLeft, {0, 16})
+      .Column("min", TextTable::kRight)
+      .Column("(rank)", TextTable::kRight)
+      .Column("p50", TextTable::kRight)
+      .Column("p90", TextTable::kRight, {1, 0})
+      .Column("max", TextTable::kRight)
+      .Column("(rank)", TextTable::kRight);
+  for (const AcrossRanks& a : report.across_ranks) {
+    std::string name = a.integer && a.name.size() > 3 && a.name.ends_with("_ns")
+                           ? a.name.substr(0, a.name.size() - 3) + " ms"
+                           : a.name;
+    across.Row({DisplayName(name, 200, style), AcrossCell(a, a.min, a.min_int),
+                std::to_string(a.min_rank), AcrossCell(a, a.p50, a.p50_int),
+                AcrossCell(a, a.p90, a.p90_int), AcrossCell(a, a.max, a.max_int),
+                std::to_string(a.max_rank)});
+  }
+  out += across.Render(2, style);
+  for (const RankError& error : report.errors) {
+    out += "\nerror: " + DisplayName(error.message, 400, style);
+  }
+  if (!report.errors.empty()) out += "\n";
+  return out;
+}
+
+std::string RanksToCsv(const RanksReport& report) {
+  std::string out =
+      "rank,rank_source,straggler,source_gpu_trace,source_kernel_exec_trace,gpu_span_ns,"
+      "gpu_operation_count,kernel_count,kernel_time_ns,kernel_busy_percent_of_span,"
+      "positive_gap_count,gap_total_ns,gap_maximum_ns,launch_api_union_ns,"
+      "launch_api_gpu_overlap_ns";
+  for (const auto& component : report.policy.components) {
+    out += "," + CsvField(component.first + "_ns");
+  }
+  out += "\n";
+  for (const RankRow& row : report.ranks) {
+    const StepStats& s = row.stats;
+    out += fmt::format(
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", row.rank, row.rank_source,
+        row.straggler ? 1 : 0, CsvField(s.source_gpu_trace),
+        CsvField(s.source_kernel_exec_trace.value_or("")), s.gpu_span_ns, s.gpu_operation_count,
+        s.kernel_count, s.kernel_time_ns, PythonFloat(s.kernel_busy_percent_of_span),
+        s.launch_gaps.positive_gap_count, s.launch_gaps.total_ns, s.launch_gaps.maximum_ns,
+        s.cpu_gpu_overlap ? std::to_string(s.cpu_gpu_overlap->launch_api_union_ns) : std::string(),
+        s.cpu_gpu_overlap ? std::to_string(s.cpu_gpu_overlap->launch_api_gpu_overlap_ns)
+                          : std::string());
+    for (const ComponentStats& component : s.components) {
+      out += "," + std::to_string(component.time_ns);
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace stepstat

@@ -1,0 +1,191 @@
+// Issue 16 as a user runs it: `stepstat ranks` over a job of synthetic ranks in three
+// formats, `merge` of the partials it and `summarize --partial-out` wrote, and the failures
+// (a bad trace among good ones, one rank twice, partials of two policies).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ReadAll(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+class RanksCli : public testing::Test {
+ protected:
+  // The job is written once for the suite: rank0/rank1 as CSV pairs, rank2 a Kineto trace,
+  // rank3 an SQLite export, rank4 two steps where the others have one (its straggler).
+  static void SetUpTestSuite() {
+    // ctest runs each test in a process of its own, two at a time: a folder per process.
+    dir_ = new fs::path(fs::temp_directory_path() /
+                        ("stepstat_ranks_cli_" + std::to_string(getpid())));
+    fs::remove_all(*dir_);
+    fs::create_directories(*dir_ / "job");
+    for (const char* run : {"synth --out job/rank0 --seed 1", "synth --out job/rank1 --seed 2",
+                            "synth --out job/rank2 --seed 3 --format kineto",
+                            "synth --out job/rank3 --seed 4 --format sqlite",
+                            "synth --out job/rank4 --seed 5 --steps 2"}) {
+      ASSERT_EQ(Run(run), 0) << run << ": " << err_;
+    }
+    ready_ = true;
+  }
+  // gtest skips, rather than fails, the tests of a suite whose setup failed: fail them.
+  void SetUp() override { ASSERT_TRUE(ready_) << "the job was not written: " << err_; }
+  static void TearDownTestSuite() {
+    fs::remove_all(*dir_);
+    delete dir_;
+  }
+
+  // Runs stepstat in the scratch folder; stdout in out_, stderr in err_; the exit code.
+  static int Run(const std::string& args) {
+    fs::path out = *dir_ / "stdout.txt", err = *dir_ / "stderr.txt";
+    std::string command = "cd '" + dir_->string() + "' && '" + STEPSTAT_BINARY + "' " + args +
+                          " >'" + out.string() + "' 2>'" + err.string() + "'";
+    int raw = std::system(command.c_str());
+    out_ = ReadAll(out);
+    err_ = ReadAll(err);
+    return WIFEXITED(raw) ? WEXITSTATUS(raw) : 128;
+  }
+
+  static inline fs::path* dir_ = nullptr;
+  static inline bool ready_ = false;
+  static inline std::string out_, err_;
+};
+
+TEST_F(RanksCli, EachRankRowHoldsExactlyWhatSummarizePrints) {
+  ASSERT_EQ(Run("ranks job --format json"), 0) << err_;
+  const std::string job = out_;
+  for (const char* input :
+       {"job/rank0", "job/rank1", "job/rank2.pt.trace.json", "job/rank3.sqlite", "job/rank4"}) {
+    ASSERT_EQ(Run(std::string("summarize --format json ") + input), 0) << err_;
+    // The summary's fields, indented as they sit in ranks[] (two levels deeper).
+    std::string fields;
+    std::istringstream lines(out_);
+    std::string line;
+    std::getline(lines, line);  // "{"
+    while (std::getline(lines, line)) {
+      if (line != "}") fields += "    " + line + "\n";
+    }
+    EXPECT_NE(job.find(fields), std::string::npos) << input << "'s summary is not in:\n" << job;
+  }
+  EXPECT_EQ(job.rfind("{\n  \"schema\": \"stepstat.ranks/1\",", 0), 0u);
+  EXPECT_NE(job.find("\"rank_count\": 5"), std::string::npos);
+  EXPECT_NE(job.find("\"errors\": []"), std::string::npos);
+}
+
+TEST_F(RanksCli, AnyJobCountAndArgumentOrderPrintTheSameBytes) {
+  ASSERT_EQ(Run("ranks job --format json -j 1"), 0) << err_;
+  const std::string one = out_;
+  ASSERT_EQ(Run("ranks job --format json -j 2"), 0) << err_;
+  EXPECT_EQ(out_, one);
+  ASSERT_EQ(Run("ranks job/rank4 job/rank3.sqlite job/rank2.pt.trace.json job/rank1 job/rank0 "
+                "--format json -j 3"),
+            0)
+      << err_;
+  EXPECT_EQ(out_, one);
+  ASSERT_EQ(Run("ranks job --format csv -j 1"), 0) << err_;
+  const std::string csv = out_;
+  ASSERT_EQ(Run("ranks job --format csv -j 2"), 0) << err_;
+  EXPECT_EQ(out_, csv);
+}
+
+TEST_F(RanksCli, PartialsFromAnywhereMergeIntoTheSameBytes) {
+  ASSERT_EQ(Run("ranks job --format json -o whole.json --partials-dir partials"), 0) << err_;
+  const std::string whole = ReadAll(*dir_ / "whole.json");
+  ASSERT_EQ(Run("merge partials/rank0.partial.json partials/rank1.partial.json "
+                "partials/rank2.pt.trace.json.partial.json partials/rank3.sqlite.partial.json "
+                "partials/rank4.partial.json --format json"),
+            0)
+      << err_;
+  EXPECT_EQ(out_, whole);
+  // One rank summarized on its own (another machine, say) joins the others' partials.
+  ASSERT_EQ(Run("summarize job/rank4 --format json --partial-out rank4.json"), 0) << err_;
+  ASSERT_EQ(Run("merge rank4.json partials/rank3.sqlite.partial.json partials/rank0.partial.json "
+                "partials/rank2.pt.trace.json.partial.json partials/rank1.partial.json "
+                "--format json"),
+            0)
+      << err_;
+  EXPECT_EQ(out_, whole);
+}
+
+TEST_F(RanksCli, TheTableMarksTheStraggler) {
+  ASSERT_EQ(Run("ranks job --format table"), 0) << err_;
+  std::istringstream lines(out_);
+  std::string line;
+  int marked = 0;
+  while (std::getline(lines, line)) {
+    if (line.find("straggler") == std::string::npos || line.find("rank") == 0) continue;
+    if (line.find("stragglers:") != std::string::npos) continue;
+    ++marked;
+    EXPECT_NE(line.find("rank4"), std::string::npos) << line;
+  }
+  EXPECT_EQ(marked, 1) << out_;
+}
+
+TEST_F(RanksCli, ABadTraceIsAnErrorEntryAndTheOthersAreStillReported) {
+  fs::create_directories(*dir_ / "bad");
+  fs::copy_file(*dir_ / "job/rank3.sqlite", *dir_ / "bad/rank3.sqlite",
+                fs::copy_options::overwrite_existing);
+  std::ofstream(*dir_ / "bad/rank7_cuda_gpu_trace.csv") << "Start (ns),Duration (ns),Name\n1,x,k\n";
+  EXPECT_EQ(Run("ranks bad --format json -o bad.json"), 2);
+  EXPECT_NE(err_.find("stepstat: bad/rank7_cuda_gpu_trace.csv"), std::string::npos) << err_;
+  const std::string job = ReadAll(*dir_ / "bad.json");
+  EXPECT_NE(job.find("\"rank_count\": 1"), std::string::npos) << job;
+  EXPECT_NE(job.find("\"input\": \"bad/rank7\""), std::string::npos) << job;
+}
+
+TEST_F(RanksCli, OneRankTwiceIsAnErrorNamingBothTraces) {
+  fs::create_directories(*dir_ / "again");
+  fs::copy_file(*dir_ / "job/rank3.sqlite", *dir_ / "again/rank_3.sqlite",
+                fs::copy_options::overwrite_existing);
+  fs::remove(*dir_ / "twice.json");
+  EXPECT_EQ(Run("ranks job again --format json -o twice.json"), 2);
+  EXPECT_NE(err_.find("job/rank3.sqlite"), std::string::npos) << err_;
+  EXPECT_NE(err_.find("again/rank_3.sqlite"), std::string::npos) << err_;
+  EXPECT_NE(err_.find("both rank 3"), std::string::npos) << err_;
+  EXPECT_FALSE(fs::exists(*dir_ / "twice.json"));
+}
+
+TEST_F(RanksCli, PartialsOfTwoPoliciesDoNotMerge) {
+  ASSERT_EQ(Run("summarize job/rank0 --format json --partial-out dit.json"), 0) << err_;
+  ASSERT_EQ(Run("summarize job/rank1 --format json --policy llm-inference --partial-out llm.json"),
+            0)
+      << err_;
+  EXPECT_EQ(Run("merge dit.json llm.json"), 2);
+  EXPECT_NE(err_.find("dit.json"), std::string::npos) << err_;
+  EXPECT_NE(err_.find("llm.json"), std::string::npos) << err_;
+  EXPECT_NE(err_.find("one policy"), std::string::npos) << err_;
+}
+
+TEST_F(RanksCli, ARankRegexNumbersTracesAndUnmatchedOnesFollowNaturalOrder) {
+  ASSERT_EQ(Run("ranks job --format json --rank-regex 'rank([34])'"), 0) << err_;
+  // rank3 and rank4 keep their numbers; rank0, rank1, rank2 take 0, 1, 2 in natural order.
+  EXPECT_NE(out_.find("\"rank\": 3,\n      \"rank_source\": \"regex\""), std::string::npos);
+  EXPECT_NE(out_.find("\"rank\": 0,\n      \"rank_source\": \"order\""), std::string::npos);
+  EXPECT_EQ(Run("ranks job --rank-regex 'rank\\d'"), 2);
+  EXPECT_NE(err_.find("no capture group"), std::string::npos) << err_;
+}
+
+TEST_F(RanksCli, APyTorchTraceNamesItsOwnRank) {
+  const fs::path real = fs::path(STEPSTAT_SHARED_DIR) / "data/real/hta_sampled_rank0_kineto.json";
+  if (!fs::exists(real)) GTEST_SKIP() << real << " is absent";
+  fs::create_directories(*dir_ / "content");
+  fs::copy_file(real, *dir_ / "content/worker_a.pt.trace.json",
+                fs::copy_options::overwrite_existing);
+  ASSERT_EQ(Run("ranks content --format json"), 0) << err_;
+  EXPECT_NE(out_.find("\"rank\": 0,\n      \"rank_source\": \"content\""), std::string::npos)
+      << out_;
+}
+
+}  // namespace

@@ -1,0 +1,14 @@
+// What `summarize --partial-out` borrows from the ranks commands (cmd_ranks.cc).
+#pragma once
+
+#include <string>
+
+#include "stepstat/engine.h"
+
+namespace stepstat::cli {
+
+/// Writes the partial of `summary` (numbered as `ranks` numbers it) to `path`
+/// atomically; returns the exit code.
+int WritePartialOf(const SummaryResult& summary, const std::string& path);
+
+}  // namespace stepstat::cli
