@@ -29,8 +29,9 @@ __all__ = ["Error", "Partial", "Steps", "summarize", "steps", "partial", "merge"
 
 
 def _paths(inputs):
-    if isinstance(inputs, (str, os.PathLike)):
-        inputs = [inputs]
+    """The paths of f("a", "b") or of f(["a", "b"]): both mean the same inputs."""
+    if len(inputs) == 1 and isinstance(inputs[0], (list, tuple)):
+        inputs = inputs[0]
     return [os.fspath(p) for p in inputs]
 
 
@@ -41,7 +42,7 @@ def _warn(messages):
 
 def summarize(*inputs, policy="", details=False):
     """The summary `stepstat summarize INPUT... --format json` prints, as a dict."""
-    text, messages = _stepstat.summarize(_paths(list(inputs)), policy, details)
+    text, messages = _stepstat.summarize(_paths(inputs), policy, details)
     _warn(messages)
     return json.loads(text)
 
@@ -62,7 +63,7 @@ class Steps(list):
 
 def steps(*inputs, steps="", policy=""):
     """`stepstat steps INPUT... [--steps REGEX] --format json`, as Steps."""
-    text, messages = _stepstat.steps(_paths(list(inputs)), policy, steps)
+    text, messages = _stepstat.steps(_paths(inputs), policy, steps)
     _warn(messages)
     return Steps(json.loads(text))
 
@@ -88,7 +89,7 @@ class Partial:
 
 def partial(*inputs, policy="", rank_regex=""):
     """The partial of one trace (`stepstat summarize --partial-out`), numbered from its path."""
-    paths = _paths(list(inputs))
+    paths = _paths(inputs)
     return Partial(_stepstat.partial(paths, policy, rank_regex), paths[0] if paths else "")
 
 
@@ -120,7 +121,7 @@ def merge(partials, errors=()):
 
 def ranks(*inputs, policy="", rank_regex="", jobs=0):
     """`stepstat ranks PATH... --format json`, as a dict (a failed trace is in errors[])."""
-    return json.loads(_stepstat.ranks(_paths(list(inputs)), policy, rank_regex, jobs))
+    return json.loads(_stepstat.ranks(_paths(inputs), policy, rank_regex, jobs))
 
 
 def dumps(value):

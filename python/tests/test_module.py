@@ -29,6 +29,12 @@ class ModuleTest(unittest.TestCase):
             self.assertEqual(stepstat.dumps(summary), cli("summarize", "--format", "json", trace))
             self.assertEqual(next(iter(summary)), "source_gpu_trace")
 
+    def test_inputs_as_arguments_or_as_one_list_are_the_same(self):
+        as_arguments = stepstat.steps("nvtx", "nvtx_nvtx_pushpop_trace.csv", steps="denoise")
+        as_list = stepstat.steps(["nvtx", "nvtx_nvtx_pushpop_trace.csv"], steps="denoise")
+        self.assertEqual(stepstat.dumps(as_list.report), stepstat.dumps(as_arguments.report))
+        self.assertEqual(stepstat.summarize(("job/rank0",)), stepstat.summarize("job/rank0"))
+
     def test_summarize_with_details_and_a_policy(self):
         got = stepstat.summarize("job/rank1", policy="llm-inference", details=True)
         want = cli("summarize", "--format", "json", "--details", "--policy", "llm-inference",
