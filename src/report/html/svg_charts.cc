@@ -167,8 +167,14 @@ std::string HistogramSvg(const ChartText& text, const std::vector<double>& value
     const double x =
         kPlotLeft + plot_width * std::clamp((markers[i].value - low) / (high - low), 0.0, 1.0);
     out += Line(x, kPlotTop - 4, x, kPlotBottom, "marker") + "\n";
-    // Labels alternate sides so that two close markers stay readable.
-    out += Text(i % 2 == 0 ? x - 4 : x + 4, kPlotTop - 8, i % 2 == 0 ? "end" : "start",
+    // Labels alternate sides so that two close markers stay readable, except that a label
+    // never leaves the drawing: near an edge it goes to the inner side (a p90 at the last
+    // bin was cut to "p9").
+    const double label_width = 7.5 * static_cast<double>(markers[i].label.size()) + 4;
+    bool left_of_line = i % 2 == 0;
+    if (!left_of_line && x + label_width > kWidth) left_of_line = true;
+    if (left_of_line && x - label_width < 0) left_of_line = false;
+    out += Text(left_of_line ? x - 4 : x + 4, kPlotTop - 8, left_of_line ? "end" : "start",
                 markers[i].label) +
            "\n";
   }

@@ -66,6 +66,18 @@ TEST(HistogramSvg, ACountAxisHasNoHalfSteps) {
   EXPECT_NE(two.find(">1</text>"), std::string::npos);  // the middle of 0..2
 }
 
+// The second marker's label goes right of its line, unless that would leave the drawing.
+TEST(HistogramSvg, AMarkerLabelAtAnEdgeStaysInside) {
+  const HistogramScale scale{4, 1, "ns", 0.0, 100.0};
+  const std::string middle =
+      HistogramSvg({"h", "t", "d"}, {1, 99}, {{10, "median"}, {50, "p90 50 ns"}}, scale);
+  EXPECT_NE(middle.find("text-anchor=\"start\">p90 50 ns</text>"), std::string::npos);
+  const std::string edges =
+      HistogramSvg({"h", "t", "d"}, {1, 99}, {{0, "median 0 ns"}, {100, "p90 100 ns"}}, scale);
+  EXPECT_NE(edges.find("text-anchor=\"start\">median 0 ns</text>"), std::string::npos);
+  EXPECT_NE(edges.find("text-anchor=\"end\">p90 100 ns</text>"), std::string::npos);
+}
+
 TEST(HistogramSvg, AGivenRangePutsTwoSamplesOnOneScale) {
   HistogramScale scale{2, 1, "ns", 0.0, 10.0};
   // 5..6 alone would fill both bins; on 0..10 both values fall in the upper bin.
