@@ -2,18 +2,18 @@
 // formats, `merge` of the partials it and `summarize --partial-out` wrote, and the failures
 // (a bad trace among good ones, one rank twice, partials of two policies).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "test_platform.h"
+
 namespace {
 
 namespace fs = std::filesystem;
+namespace testing_support = stepstat::testing_support;
 
 std::string ReadAll(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -29,7 +29,7 @@ class RanksCli : public testing::Test {
   static void SetUpTestSuite() {
     // ctest runs each test in a process of its own, two at a time: a folder per process.
     dir_ = new fs::path(fs::temp_directory_path() /
-                        ("stepstat_ranks_cli_" + std::to_string(getpid())));
+                        ("stepstat_ranks_cli_" + std::to_string(testing_support::ProcessId())));
     fs::remove_all(*dir_);
     fs::create_directories(*dir_ / "job");
     for (const char* run : {"synth --out job/rank0 --seed 1", "synth --out job/rank1 --seed 2",
@@ -50,12 +50,18 @@ class RanksCli : public testing::Test {
   // Runs stepstat in the scratch folder; stdout in out_, stderr in err_; the exit code.
   static int Run(const std::string& args) {
     fs::path out = *dir_ / "stdout.txt", err = *dir_ / "stderr.txt";
-    std::string command = "cd '" + dir_->string() + "' && '" + STEPSTAT_BINARY + "' " + args +
-                          " >'" + out.string() + "' 2>'" + err.string() + "'";
-    int raw = std::system(command.c_str());
+    testing_support::ShellCommand command;
+    command.dir = dir_->string();
+    command.argv = {STEPSTAT_BINARY};
+    for (std::string& word : testing_support::SplitShellWords(args)) {
+      command.argv.push_back(std::move(word));
+    }
+    command.stdout_file = out.string();
+    command.stderr_file = err.string();
+    const int exit_code = testing_support::RunShell(command);
     out_ = ReadAll(out);
     err_ = ReadAll(err);
-    return WIFEXITED(raw) ? WEXITSTATUS(raw) : 128;
+    return exit_code;
   }
 
   static inline fs::path* dir_ = nullptr;
