@@ -15,6 +15,28 @@ namespace {
 namespace fs = std::filesystem;
 namespace testing_support = stepstat::testing_support;
 
+// A path under the scratch folder as stepstat prints it for a trace it found in a folder:
+// joined with the platform's separator (a backslash on Windows), as typed otherwise.
+std::string Native(std::string path) {
+  if (fs::path::preferred_separator != '/') {
+    for (char& c : path) c = c == '/' ? static_cast<char>(fs::path::preferred_separator) : c;
+  }
+  return path;
+}
+
+// The same inside a JSON string, where a backslash is doubled.
+std::string NativeInJson(const std::string& path) {
+  std::string escaped;
+  for (char c : Native(path)) escaped += c == '\\' ? std::string("\\\\") : std::string(1, c);
+  return escaped;
+}
+
+// A copy the test may remove again: a read-only source (shared data) stays writable here.
+void CopyWritable(const fs::path& from, const fs::path& to) {
+  fs::copy_file(from, to, fs::copy_options::overwrite_existing);
+  fs::permissions(to, fs::perms::owner_write, fs::perm_options::add);
+}
+
 std::string ReadAll(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream buffer;
@@ -74,7 +96,7 @@ TEST_F(RanksCli, EachRankRowHoldsExactlyWhatSummarizePrints) {
   const std::string job = out_;
   for (const char* input :
        {"job/rank0", "job/rank1", "job/rank2.pt.trace.json", "job/rank3.sqlite", "job/rank4"}) {
-    ASSERT_EQ(Run(std::string("summarize --format json ") + input), 0) << err_;
+    ASSERT_EQ(Run("summarize --format json " + Native(input)), 0) << err_;
     // The summary's fields, indented as they sit in ranks[] (two levels deeper).
     std::string fields;
     std::istringstream lines(out_);
@@ -95,8 +117,8 @@ TEST_F(RanksCli, AnyJobCountAndArgumentOrderPrintTheSameBytes) {
   const std::string one = out_;
   ASSERT_EQ(Run("ranks job --format json -j 2"), 0) << err_;
   EXPECT_EQ(out_, one);
-  ASSERT_EQ(Run("ranks job/rank4 job/rank3.sqlite job/rank2.pt.trace.json job/rank1 job/rank0 "
-                "--format json -j 3"),
+  ASSERT_EQ(Run(Native("ranks job/rank4 job/rank3.sqlite job/rank2.pt.trace.json job/rank1 "
+                       "job/rank0 --format json -j 3")),
             0)
       << err_;
   EXPECT_EQ(out_, one);
@@ -116,7 +138,8 @@ TEST_F(RanksCli, PartialsFromAnywhereMergeIntoTheSameBytes) {
       << err_;
   EXPECT_EQ(out_, whole);
   // One rank summarized on its own (another machine, say) joins the others' partials.
-  ASSERT_EQ(Run("summarize job/rank4 --format json --partial-out rank4.json"), 0) << err_;
+  ASSERT_EQ(Run("summarize " + Native("job/rank4") + " --format json --partial-out rank4.json"), 0)
+      << err_;
   ASSERT_EQ(Run("merge rank4.json partials/rank3.sqlite.partial.json partials/rank0.partial.json "
                 "partials/rank2.pt.trace.json.partial.json partials/rank1.partial.json "
                 "--format json"),
@@ -141,24 +164,23 @@ TEST_F(RanksCli, TheTableMarksTheStraggler) {
 
 TEST_F(RanksCli, ABadTraceIsAnErrorEntryAndTheOthersAreStillReported) {
   fs::create_directories(*dir_ / "bad");
-  fs::copy_file(*dir_ / "job/rank3.sqlite", *dir_ / "bad/rank3.sqlite",
-                fs::copy_options::overwrite_existing);
+  CopyWritable(*dir_ / "job/rank3.sqlite", *dir_ / "bad/rank3.sqlite");
   std::ofstream(*dir_ / "bad/rank7_cuda_gpu_trace.csv") << "Start (ns),Duration (ns),Name\n1,x,k\n";
   EXPECT_EQ(Run("ranks bad --format json -o bad.json"), 2);
-  EXPECT_NE(err_.find("stepstat: bad/rank7_cuda_gpu_trace.csv"), std::string::npos) << err_;
+  EXPECT_NE(err_.find("stepstat: " + Native("bad/rank7_cuda_gpu_trace.csv")), std::string::npos)
+      << err_;
   const std::string job = ReadAll(*dir_ / "bad.json");
   EXPECT_NE(job.find("\"rank_count\": 1"), std::string::npos) << job;
-  EXPECT_NE(job.find("\"input\": \"bad/rank7\""), std::string::npos) << job;
+  EXPECT_NE(job.find("\"input\": \"" + NativeInJson("bad/rank7") + "\""), std::string::npos) << job;
 }
 
 TEST_F(RanksCli, OneRankTwiceIsAnErrorNamingBothTraces) {
   fs::create_directories(*dir_ / "again");
-  fs::copy_file(*dir_ / "job/rank3.sqlite", *dir_ / "again/rank_3.sqlite",
-                fs::copy_options::overwrite_existing);
+  CopyWritable(*dir_ / "job/rank3.sqlite", *dir_ / "again/rank_3.sqlite");
   fs::remove(*dir_ / "twice.json");
   EXPECT_EQ(Run("ranks job again --format json -o twice.json"), 2);
-  EXPECT_NE(err_.find("job/rank3.sqlite"), std::string::npos) << err_;
-  EXPECT_NE(err_.find("again/rank_3.sqlite"), std::string::npos) << err_;
+  EXPECT_NE(err_.find(Native("job/rank3.sqlite")), std::string::npos) << err_;
+  EXPECT_NE(err_.find(Native("again/rank_3.sqlite")), std::string::npos) << err_;
   EXPECT_NE(err_.find("both rank 3"), std::string::npos) << err_;
   EXPECT_FALSE(fs::exists(*dir_ / "twice.json"));
 }
@@ -187,8 +209,7 @@ TEST_F(RanksCli, APyTorchTraceNamesItsOwnRank) {
   const fs::path real = fs::path(STEPSTAT_SHARED_DIR) / "data/real/hta_sampled_rank0_kineto.json";
   if (!fs::exists(real)) GTEST_SKIP() << real << " is absent";
   fs::create_directories(*dir_ / "content");
-  fs::copy_file(real, *dir_ / "content/worker_a.pt.trace.json",
-                fs::copy_options::overwrite_existing);
+  CopyWritable(real, *dir_ / "content/worker_a.pt.trace.json");
   ASSERT_EQ(Run("ranks content --format json"), 0) << err_;
   EXPECT_NE(out_.find("\"rank\": 0,\n      \"rank_source\": \"content\""), std::string::npos)
       << out_;
