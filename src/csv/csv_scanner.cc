@@ -122,9 +122,12 @@ CsvScanner::Parse CsvScanner::ParseRow(Status& error) {
   // The walk's cursor in locals: the field stores through `out` may alias members (size_t
   // and uint64_t are the same type), which would reload them after every field.
   uint64_t bits = 0;
+  uint64_t stops = 0;  // the block's bits that are not commas: newline, quote, NUL
   const char* block_start = nullptr;
   auto load_cursor = [&] {
     bits = bits_;
+    const StructuralMasks& m = masks_[block_];
+    stops = m.newline | m.quote | m.nul;
     block_start = chunk_base_ + 64 * block_;
   };
   if (!Seek(field)) return Parse::kNeedMore;
@@ -134,15 +137,25 @@ CsvScanner::Parse CsvScanner::ParseRow(Status& error) {
       if (!NextBlock()) return Parse::kNeedMore;
       load_cursor();
     }
+    // The commas before the block's next stop end fields with no byte to look at: most rows
+    // are nothing but commas up to their newline.
+    const uint64_t pending_stops = bits & stops;
+    uint64_t commas = bits & ~stops;
+    if (pending_stops != 0) {
+      commas &= BelowBit(static_cast<size_t>(std::countr_zero(pending_stops)));
+    }
+    bits &= ~commas;
+    while (commas != 0) {
+      const char* at = block_start + std::countr_zero(commas);
+      commas &= commas - 1;
+      add_field(field, at);
+      field = at + 1;
+    }
+    if (bits == 0) continue;
     const size_t i = static_cast<size_t>(std::countr_zero(bits));
     bits &= bits - 1;
     const char* at = block_start + i;
-    const char c = *at;
-    if (c == ',') {
-      add_field(field, at);
-      field = at + 1;
-      continue;
-    }
+    const char c = *at;  // a stop: the commas before it were taken above
     if (c == '\n') {
       const char* field_end = at > field && at[-1] == '\r' ? at - 1 : at;
       add_field(field, field_end);
@@ -228,6 +241,8 @@ CsvScanner::Parse CsvScanner::ParseRow(Status& error) {
     fields_[u.field] = std::string_view(unescaped_.data() + u.offset, u.size);
   }
   next_line_ = line + 1;
+  row_begin_ = view_.data() + pos_;
+  row_end_ = row_end;
   pos_ = static_cast<size_t>(row_end - view_.data());
   return Parse::kRow;
 }

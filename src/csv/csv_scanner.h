@@ -31,6 +31,19 @@ class CsvScanner {
   /// is reused for every row (no allocation per row).
   std::span<const std::string_view> fields() const { return {fields_.data(), count_}; }
 
+  /// Where the bytes that may be read from `field` (one of fields()) end: for a field that
+  /// lies in the last row as written, one past the row's line ending, so a parser may load
+  /// whole words past the field's end; for a field unescaped into a scanner buffer, its own
+  /// end.
+  const char* ReadableEnd(std::string_view field) const {
+    const auto at = reinterpret_cast<uintptr_t>(field.data());
+    if (at >= reinterpret_cast<uintptr_t>(row_begin_) &&
+        at <= reinterpret_cast<uintptr_t>(row_end_)) {
+      return row_end_;
+    }
+    return field.data() + field.size();
+  }
+
   /// 1-based line where the last row starts (quoted fields may span lines).
   int64_t line() const { return row_line_; }
 
@@ -64,6 +77,8 @@ class CsvScanner {
   bool input_was_empty_ = false;
   int64_t next_line_ = 1;
   int64_t row_line_ = 0;
+  const char* row_begin_ = nullptr;  // the last row as written in view_
+  const char* row_end_ = nullptr;
   // While a row is parsed: the line where an unclosed quote opened, for the error.
   int64_t open_quote_line_ = 0;
   bool in_quote_ = false;

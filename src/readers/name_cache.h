@@ -24,7 +24,7 @@ class NameCache {
     for (int way = 0; way < 2; ++way) {
       const Entry& entry = set[way];
       if (entry.size == text.size() && entry.data != nullptr &&
-          std::memcmp(entry.data, text.data(), text.size()) == 0) {
+          SameBytes(entry.data, text.data(), text.size())) {
         return entry.id;
       }
     }
@@ -42,6 +42,23 @@ class NameCache {
     size_t size = 0;
     NameId id = 0;
   };
+
+  // memcmp for equality, inline: names are 10 to 100 bytes, and a library call per name
+  // per row (with its size dispatch) cost more than comparing them a word at a time.
+  static bool SameBytes(const char* a, const char* b, size_t n) {
+    if (n < 8) return std::memcmp(a, b, n) == 0;
+    uint64_t x;
+    uint64_t y;
+    size_t i = 0;
+    for (; i + 8 < n; i += 8) {
+      std::memcpy(&x, a + i, 8);
+      std::memcpy(&y, b + i, 8);
+      if (x != y) return false;
+    }
+    std::memcpy(&x, a + n - 8, 8);  // the last word, overlapping the one before
+    std::memcpy(&y, b + n - 8, 8);
+    return x == y;
+  }
 
   static size_t Set(std::string_view text) {
     uint64_t head = 0;

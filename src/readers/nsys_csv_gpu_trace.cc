@@ -67,7 +67,7 @@ Result<ReadReport> ReadNsysGpuTrace(ByteSource& source, std::string_view display
     if (column < 0) return Status::Ok();
     std::string_view text = table->fields()[static_cast<size_t>(column)];
     if (IsBlank(text)) return Status::Ok();
-    DecimalResult r = ParseScaled(text, 0);
+    DecimalResult r = ParseScaled(text, 0, table->ReadableEnd(text));
     if (!r.ok()) return table->FieldError(column, DecimalErrorText(*r.error));
     out = r.value;
     return Status::Ok();
@@ -79,9 +79,12 @@ Result<ReadReport> ReadNsysGpuTrace(ByteSource& source, std::string_view display
     const auto& f = table->fields();
     GpuOp op;
     op.line = table->line();
-    DecimalResult start = ParseScaled(f[static_cast<size_t>(start_col)], start_exp);
+    const std::string_view start_text = f[static_cast<size_t>(start_col)];
+    DecimalResult start = ParseScaled(start_text, start_exp, table->ReadableEnd(start_text));
     if (!start.ok()) return table->FieldError(start_col, DecimalErrorText(*start.error));
-    DecimalResult duration = ParseScaled(f[static_cast<size_t>(duration_col)], duration_exp);
+    const std::string_view duration_text = f[static_cast<size_t>(duration_col)];
+    DecimalResult duration =
+        ParseScaled(duration_text, duration_exp, table->ReadableEnd(duration_text));
     if (!duration.ok()) return table->FieldError(duration_col, DecimalErrorText(*duration.error));
     if (duration.value > std::numeric_limits<int64_t>::max() - start.value) {
       return table->FieldError(duration_col, "start + duration is beyond the int64 range");

@@ -42,7 +42,7 @@ Status ParseValue(const NsysCsvTable& table, int column, int exponent, bool requ
   if (column < 0) return Status::Ok();
   std::string_view text = table.fields()[static_cast<size_t>(column)];
   if (!required && IsBlank(text)) return Status::Ok();
-  DecimalResult r = ParseScaled(text, exponent);
+  DecimalResult r = ParseScaled(text, exponent, table.ReadableEnd(text));
   if (!r.ok()) return table.FieldError(column, DecimalErrorText(*r.error));
   out = r.value;
   return Status::Ok();

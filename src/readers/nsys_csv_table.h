@@ -27,6 +27,8 @@ class NsysCsvTable {
 
   /// Valid until the next NextRow(); exactly header().size() of them.
   std::span<const std::string_view> fields() const { return scanner_.fields(); }
+  /// CsvScanner::ReadableEnd of one of fields().
+  const char* ReadableEnd(std::string_view field) const { return scanner_.ReadableEnd(field); }
   int64_t line() const { return scanner_.line(); }
   int64_t header_line() const { return header_line_; }
   const CsvHeader& header() const { return header_; }
