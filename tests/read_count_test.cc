@@ -90,8 +90,11 @@ std::map<std::string, FileReads> CountReads(Command command, const std::vector<f
   std::map<std::string, FileReads> reads = StopCountingReads();
   EXPECT_TRUE(status.ok()) << NameOf(command) << ": " << status.message();
   const ProgressSnapshot end = meter.Snapshot();
-  // Every byte counted was read; the sniffs and prefix checks gave back what they skipped.
-  EXPECT_EQ(end.bytes_total, end.bytes_read) << NameOf(command) << " on " << format;
+  // Every byte counted was read, and the total said no more: the plan covered whatever the
+  // sniffs and prefix checks opened (SQLite has no plan: its sniff's file size stands).
+  if (format != "SQLite") {
+    EXPECT_EQ(end.bytes_total, end.bytes_read) << NameOf(command) << " on " << format;
+  }
   last_plan = end.bytes_planned;
   for (const auto& [file, count] : reads) {
     std::printf("| %s | %s | %s | %lld | %lld |\n", NameOf(command), format.c_str(), file.c_str(),

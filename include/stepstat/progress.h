@@ -21,7 +21,8 @@ struct ProgressSnapshot {
   /// export counts the pages SQLite read from it (up to its size per open).
   uint64_t bytes_read = 0;
   /// What the reads planned and begun so far will read in all: grows when a call plans or
-  /// begins more reads, never below bytes_read; 0 when nothing is known yet.
+  /// begins more reads, never below bytes_read, never below what an earlier Snapshot said
+  /// (so it may stay above what is finally read); 0 when nothing is known yet.
   uint64_t bytes_total = 0;
   /// What the calls planned to read to the end before they began (bytes_total's floor).
   uint64_t bytes_planned = 0;
@@ -35,7 +36,8 @@ struct ProgressSnapshot {
 /// memory), by any number of reader threads at once; one add per chunk read (256 KiB of a
 /// file, a compressed block, a SQLite page), never per row. A Snapshot reads the counts one
 /// after another, so it is a consistent sum only once the writers stopped; until then each
-/// figure is at most a chunk behind, and bytes_total is kept at least bytes_read.
+/// figure is at most a chunk behind, and bytes_total is kept at least bytes_read. Snapshot
+/// itself writes only the highest total it returned (an atomic maximum).
 class ProgressMeter {
  public:
   ProgressSnapshot Snapshot() const;
@@ -59,6 +61,7 @@ class ProgressMeter {
   std::atomic<uint64_t> unread_{0};
   std::atomic<int64_t> files_total_{0};
   std::atomic<int64_t> files_done_{0};
+  mutable std::atomic<uint64_t> highest_total_{0};  ///< what Snapshot said at most
 };
 
 /// The text of a progress line, without the "stepstat: " a face puts in front:

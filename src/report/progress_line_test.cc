@@ -83,6 +83,17 @@ TEST(ProgressMeter, TotalIsThePlanOrTheReadsBegunWhicheverIsLarger) {
   EXPECT_EQ(meter.Snapshot().bytes_total, 2010u);
 }
 
+// A sniff opens a whole file and gives back what it did not read: a total once said stays.
+TEST(ProgressMeter, TotalNeverGoesBack) {
+  ProgressMeter meter;
+  meter.AddOpened(1000);
+  meter.AddRead(10);
+  EXPECT_EQ(meter.Snapshot().bytes_total, 1000u);
+  meter.AddUnread(990);
+  EXPECT_EQ(meter.Snapshot().bytes_total, 1000u);
+  EXPECT_EQ(meter.Snapshot().bytes_read, 10u);
+}
+
 // Many writers at once (the ranks pool, two sides of a pair): no add is lost.
 TEST(ProgressMeter, ConcurrentAddsAllCount) {
   ProgressMeter meter;
