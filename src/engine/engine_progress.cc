@@ -24,8 +24,8 @@ uint64_t FileBytes(const fs::path& path) {
 // kernel period or by ranges read them three times (detection or span, accumulation,
 // residue) and once more to replay one step. Launch CSVs: once beside the GPU side, once
 // more first when NVTX ranges assign launches to steps. A Kineto trace is parsed once
-// whatever the passes (trace_reads.h). SQLite is read through libsqlite3, whose reads the
-// meter does not see: nothing planned.
+// whatever the passes (trace_reads.h). SQLite reads the pages its queries need, a share of
+// the file not known before: nothing planned; each open counts (readers/sqlite_progress_vfs.h).
 int WholeReads(const TraceInput& input, InputRole role, bool has_ranges, PlannedRun run) {
   if (input.kind == InputKind::kKinetoJson) return 1;
   if (input.kind == InputKind::kNsysSqlite || input.kind == InputKind::kNsysRep) return 0;

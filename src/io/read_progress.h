@@ -45,6 +45,11 @@ class FileProgress {
 
   /// `bytes` more were read.
   void Read(uint64_t bytes);
+  /// `bytes` more were read at any place, perhaps again: counted only up to the size (a
+  /// database read page by page; its total then never grows past the file).
+  void ReadWithin(uint64_t bytes) {
+    if (read_ < size_) Read(bytes < size_ - read_ ? bytes : size_ - read_);
+  }
   /// Everything before `offset` has been read (counts only what is new).
   void ReadTo(uint64_t offset) {
     if (offset > read_) Read(offset - read_);

@@ -106,6 +106,9 @@ def main():
         subprocess.run([binary, "synth", "--out", "after", "--steps", "80", "--slower",
                         "nvfp4_gemms=10"], cwd=cwd, check=True, capture_output=True,
                        timeout=TIMEOUT_S)
+        for fmt in ("sqlite", "kineto"):  # read through libsqlite3 and a padded map
+            subprocess.run([binary, "synth", "--out", "other", "--steps", "20", "--format", fmt],
+                           cwd=cwd, check=True, capture_output=True, timeout=TIMEOUT_S)
         (cwd / "job").mkdir()
         for rank, base in (("0", "run"), ("1", "after")):
             for side in ("cuda_gpu_trace", "cuda_kern_exec_trace"):
@@ -119,6 +122,10 @@ def main():
         check_command(binary, "diff", ["diff", "run", "after", "--format", "json"], cwd, env)
         check_command(binary, "ranks", ["ranks", "job", "--format", "json", "-j", "2"], cwd, env)
         check_command(binary, "report", ["report", "run", "-o", "-"], cwd, env)
+        check_command(binary, "steps (SQLite)", ["steps", "other.sqlite", "--format", "json"],
+                      cwd, env)
+        check_command(binary, "steps (Kineto)",
+                      ["steps", "other.pt.trace.json", "--format", "json"], cwd, env)
         check_record(binary, cwd, env)
     return 0
 
