@@ -127,6 +127,11 @@ def main():
         check_command(binary, "steps (Kineto)",
                       ["steps", "other.pt.trace.json", "--format", "json"], cwd, env)
         check_record(binary, cwd, env)
+        # A command that reads no trace has nothing to show, however long it runs.
+        code, _, transcript = on_pty(binary, ["synth", "--out", "quiet", "--steps", "2"], cwd, env)
+        assert code == 0 and b"reading" not in transcript and b"\x1b" not in transcript, \
+            f"synth drew a progress line: {transcript!r}"
+        print("ok: synth draws nothing")
     return 0
 
 

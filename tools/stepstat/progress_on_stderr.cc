@@ -37,6 +37,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::chrono::milliseconds kUpdateEvery{250};  // at most 4 redraws a second
 constexpr std::chrono::milliseconds kShowAfter{1000};
+constexpr std::chrono::milliseconds kLookAgain{20};
 
 // For tests only (tests/progress_pty_test.py): the delay before the line first shows, so
 // that a small input shows one. Documented in docs/progress.md.
@@ -65,16 +66,21 @@ class Line {
  private:
   void Tick() {
     bool drawn = false;
+    // The first draw once the delay has passed and something was counted, then one every
+    // kUpdateEvery.
+    Clock::time_point next = start_ + show_after_;
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
-      wake_.wait_until(lock, NextDraw(drawn), [this] { return stop_; });
+      wake_.wait_until(lock, next, [this] { return stop_; });
       if (stop_) break;
-      const auto elapsed = Clock::now() - start_;
-      if (elapsed < show_after_) continue;  // woken early
+      const Clock::time_point now = Clock::now();
+      if (now < next) continue;  // woken early
       lock.unlock();  // the terminal may block; StopProgress must still be able to set stop_
-      Draw(std::chrono::duration<double>(elapsed).count());
-      drawn = true;
+      const bool shown = Draw(std::chrono::duration<double>(now - start_).count());
+      drawn = drawn || shown;
       lock.lock();
+      // Nothing counted yet: look again soon, so the line appears as reading begins.
+      next = now + (shown ? kUpdateEvery : kLookAgain);
     }
     if (drawn) {
       std::fputs("\r\x1b[K", stderr);
@@ -82,18 +88,18 @@ class Line {
     }
   }
 
-  // The first draw once the delay has passed, then one every kUpdateEvery.
-  Clock::time_point NextDraw(bool drawn) const {
-    return drawn ? Clock::now() + kUpdateEvery : start_ + show_after_;
-  }
-
-  void Draw(double seconds) const {
-    std::string text = "stepstat: " + ProgressLine(meter_.Snapshot(), seconds);
+  // False when there was nothing to say: a command that reads no trace (synth, history)
+  // never counts, and shows no line.
+  bool Draw(double seconds) const {
+    const ProgressSnapshot now = meter_.Snapshot();
+    if (now.bytes_read == 0 && now.bytes_total == 0 && now.files_total == 0) return false;
+    std::string text = "stepstat: " + ProgressLine(now, seconds);
     // A line longer than the terminal wraps, and "\r" then erases only its last row.
     const size_t columns = StderrColumns();
     if (columns > 1 && text.size() > columns - 1) text.resize(columns - 1);
     std::fputs(("\r" + text + "\x1b[K").c_str(), stderr);
     std::fflush(stderr);
+    return true;
   }
 
   ProgressMeter meter_;
