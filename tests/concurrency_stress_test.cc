@@ -5,14 +5,19 @@
 // the error comes back (never a hang), naming the failing file and line.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <thread>
 
 #include "analysis/summary/summarize_internal.h"
 #include "core/intervals.h"
 #include "deadline.h"
+#include "stepstat/engine.h"
 #include "stepstat/policy.h"
+#include "stepstat/progress.h"
 #include "stepstat/report.h"
 #include "stepstat/steps.h"
 #include "stepstat/synth.h"
@@ -220,6 +225,63 @@ TEST(ConcurrencyStress, TheCliExitsTwoWhenASideFailsMidway) {
     std::string file =
         pair.base.string() + (gpu_fails ? "_cuda_gpu_trace.csv" : "_cuda_kern_exec_trace.csv");
     EXPECT_EQ(line.rfind("stepstat: " + file + ":15001: ", 0), 0u) << line;
+  }
+}
+
+// The progress meter as `report` uses it: a summary and a steps run at once on two threads
+// (each with its two reader threads) counting into one meter, while a third thread polls it
+// as the CLI's ticker does. Every run under the hang limit; the figures a poller sees never
+// go back, the bytes read never pass the total; the results are those of runs without it.
+TEST(ConcurrencyStress, ProgressMeterSharedByConcurrentCallsWhilePolled) {
+  fs::path dir = TempDir("progress");
+  SkewedPair pair = WriteSkewedPair(dir, 20'000, 64);
+  RunOptions plain;
+  plain.inputs = {pair.base};
+  plain.details = true;
+  Result<SummaryResult> summary_alone = RunSummary(plain);
+  Result<StepsResult> steps_alone = RunSteps(plain);
+  ASSERT_TRUE(summary_alone.ok()) << summary_alone.status().message();
+  ASSERT_TRUE(steps_alone.ok()) << steps_alone.status().message();
+  const std::string summary_json =
+      StepStatsWithDetailsToJson(summary_alone->stats, *summary_alone->details);
+  const std::string steps_json = StepsToJson(steps_alone->report, steps_alone->context.policy);
+
+  for (int round = 0; round < 10; ++round) {
+    MustFinishWithin(kHangLimit, "two calls counting into one polled meter", [&] {
+      ProgressMeter meter;
+      RunOptions counted = plain;
+      counted.progress = &meter;
+      std::atomic<bool> done{false};
+      // The poller owns `last` and the counters of what it saw; it only loads the meter.
+      int64_t backwards = 0, beyond_total = 0, polls = 0;
+      std::thread poller([&] {
+        ProgressSnapshot last;
+        while (!done.load(std::memory_order_acquire)) {
+          ProgressSnapshot now = meter.Snapshot();
+          if (now.bytes_read < last.bytes_read || now.bytes_total < last.bytes_total) ++backwards;
+          if (now.bytes_read > now.bytes_total) ++beyond_total;
+          last = now;
+          ++polls;
+          std::this_thread::yield();
+        }
+      });
+      std::optional<Result<SummaryResult>> summary;
+      std::thread summary_thread([&] { summary = RunSummary(counted); });
+      Result<StepsResult> steps = RunSteps(counted);
+      summary_thread.join();
+      done.store(true, std::memory_order_release);
+      poller.join();
+      ASSERT_TRUE(summary->ok()) << summary->status().message();
+      ASSERT_TRUE(steps.ok()) << steps.status().message();
+      EXPECT_EQ(StepStatsWithDetailsToJson((*summary)->stats, *(*summary)->details), summary_json);
+      EXPECT_EQ(StepsToJson(steps->report, steps->context.policy), steps_json);
+      EXPECT_EQ(backwards, 0);
+      EXPECT_EQ(beyond_total, 0);
+      EXPECT_GT(polls, 0);
+      const ProgressSnapshot end = meter.Snapshot();
+      EXPECT_GT(end.bytes_read, 0u);
+      EXPECT_EQ(end.bytes_total, end.bytes_read);  // the plans covered every read
+    });
   }
 }
 

@@ -19,6 +19,7 @@
 #include "stepstat/details.h"
 #include "stepstat/policy.h"
 #include "stepstat/policy_coverage.h"
+#include "stepstat/progress.h"
 #include "stepstat/read.h"
 #include "stepstat/report.h"
 #include "stepstat/status.h"
@@ -51,6 +52,10 @@ struct RunOptions {
   /// When not empty and an existing file: refused if it is one of the inputs (by any name:
   /// links followed), so that writing a result there cannot destroy its trace.
   std::filesystem::path output;
+  /// When set, the call counts its reads there while it runs (progress.h): the face reads it
+  /// from another thread. Must outlive the call. One meter at a time per process: a call
+  /// given another meter while one is in use runs uncounted.
+  ProgressMeter* progress = nullptr;
 
   // RunSummary.
   /// Fill SummaryResult::details (a second set of figures from the same pass).

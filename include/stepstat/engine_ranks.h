@@ -17,6 +17,7 @@
 
 #include "stepstat/engine.h"
 #include "stepstat/partial.h"
+#include "stepstat/progress.h"
 #include "stepstat/ranks.h"
 #include "stepstat/status.h"
 
@@ -43,6 +44,8 @@ struct RanksOptions {
   std::filesystem::path partials_dir;
   /// Refused when it is one of the inputs (RunOptions::output).
   std::filesystem::path output;
+  /// As RunOptions::progress; also counts the traces done (ProgressSnapshot::files_*).
+  ProgressMeter* progress = nullptr;
 };
 
 struct RanksRun {

@@ -62,6 +62,14 @@ size_t StdoutColumns();
 /// (no-color.org) is unset or empty, and TERM is not "dumb".
 bool StdoutAllowsColor();
 
+/// True when standard error is a terminal that can show a progress line redrawn in place
+/// ("\r" and erase-to-end-of-line): a tty on POSIX; on Windows a console whose virtual
+/// terminal processing is on or could be turned on.
+bool StderrIsTerminal();
+
+/// The width of the terminal on standard error, or 0 when not known.
+size_t StderrColumns();
+
 /// Whether text output may use Unicode block characters: the locale (LC_ALL, LC_CTYPE,
 /// LANG, first one set) names UTF-8, NO_COLOR is unset and TERM is not "dumb". On Windows a
 /// console always may (unless NO_COLOR or TERM=dumb): it is written in UTF-16.

@@ -8,6 +8,8 @@
 #include <utility>
 
 #include "engine/engine_inputs.h"
+#include "engine/engine_progress.h"
+#include "io/read_progress.h"
 #include "stepstat/input_checks.h"
 #include "stepstat/platform.h"
 
@@ -55,6 +57,7 @@ Result<Policy> ChoosePolicy(std::string_view choice) {
 }
 
 Result<SummaryResult> RunSummary(const RunOptions& options) {
+  ProgressScope progress(options.progress);
   ASSIGN_OR_RETURN(Policy policy, ChoosePolicy(options.policy));
   StepsInputs inputs;
   if (options.step.empty()) {
@@ -63,6 +66,7 @@ Result<SummaryResult> RunSummary(const RunOptions& options) {
   } else {
     ASSIGN_OR_RETURN(inputs, ResolveStepsRunInputs(options));
   }
+  PlanReads(inputs, options.step.empty() ? PlannedRun::kSummary : PlannedRun::kOneStep);
   ASSIGN_OR_RETURN(RunContext context, Prepare(options, inputs, /*check=*/true));
 
   // Details and the union busy % come from one pass, the same as the summary's.
@@ -93,8 +97,10 @@ Result<SummaryResult> RunSummary(const RunOptions& options) {
 }
 
 Result<StepsResult> RunSteps(const RunOptions& options) {
+  ProgressScope progress(options.progress);
   ASSIGN_OR_RETURN(Policy policy, ChoosePolicy(options.policy));
   ASSIGN_OR_RETURN(StepsInputs inputs, ResolveStepsRunInputs(options));
+  PlanReads(inputs, PlannedRun::kSteps);
   ASSIGN_OR_RETURN(RunContext context, Prepare(options, inputs, /*check=*/true));
   ASSIGN_OR_RETURN(StepsReport report, AnalyzeSteps(inputs, policy, options.steps));
   StepsResult result;
@@ -105,9 +111,11 @@ Result<StepsResult> RunSteps(const RunOptions& options) {
 }
 
 Result<KernelsResult> RunKernels(const RunOptions& options) {
+  ProgressScope progress(options.progress);
   ASSIGN_OR_RETURN(Policy policy, ChoosePolicy(options.policy));
   ASSIGN_OR_RETURN(SummaryInputs trace, ResolveKernelsInputs(options));
   StepsInputs inputs = WithoutRanges(std::move(trace));
+  PlanReads(inputs, PlannedRun::kKernels);
   ASSIGN_OR_RETURN(RunContext context, Prepare(options, inputs, /*check=*/false));
   const TraceInput& gpu = inputs.trace.gpu;
   ASSIGN_OR_RETURN(std::vector<KernelDetails> kernels, gpu.kind == InputKind::kNsysGpuKernSumCsv

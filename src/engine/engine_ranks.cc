@@ -12,6 +12,8 @@
 #include <thread>
 #include <utility>
 
+#include "engine/engine_progress.h"
+#include "io/read_progress.h"
 #include "ranks/thread_pool.h"
 #include "readers/kineto_rank.h"
 #include "stepstat/output.h"
@@ -134,6 +136,7 @@ Result<std::vector<fs::path>> ListRankTraces(const std::vector<fs::path>& inputs
 }
 
 Result<RanksRun> RunRanks(const RanksOptions& options) {
+  ProgressScope progress(options.progress);
   // The policy and the regex are checked once, up front, rather than once per trace.
   RETURN_IF_ERROR(ChoosePolicy(options.policy).status());
   RETURN_IF_ERROR(RankFromPath("rank0", options.rank_regex).status());
@@ -154,6 +157,11 @@ Result<RanksRun> RunRanks(const RanksOptions& options) {
   std::stable_sort(order.begin(), order.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
 
+  // Every trace planned now, so the total does not wait for the last task to start.
+  if (ProgressMeter* meter = InstalledProgress()) {
+    meter->AddFiles(static_cast<int64_t>(traces.size()));
+    for (const fs::path& trace : traces) meter->AddPlanned(InputArgumentBytes(trace));
+  }
   std::vector<RankOutcome> outcomes(traces.size());
   size_t jobs =
       options.jobs != 0 ? options.jobs : std::max<size_t>(1, std::thread::hardware_concurrency());
@@ -164,7 +172,10 @@ Result<RanksRun> RunRanks(const RanksOptions& options) {
     run.inputs = {traces[i]};
     run.policy = options.policy;
     run.output = options.output;
+    run.progress = options.progress;
+    PlannedByCaller planned;
     Result<Partial> partial = RunPartial(run, options.rank_regex, &outcome.warnings);
+    if (options.progress != nullptr) options.progress->FileDone();
     if (!partial.ok()) {
       outcome.error = RankError{traces[i].string(), partial.status().message()};
       return;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "io/read_counts.h"
+#include "io/read_progress.h"
 #include "io/sources.h"
 
 namespace stepstat {
@@ -83,6 +84,8 @@ std::unique_ptr<ByteSource> DecodedSource(std::string magic, std::unique_ptr<Inp
 Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::filesystem::path& path,
                                                    std::string_view display_name) {
   ASSIGN_OR_RETURN(std::unique_ptr<InputStream> stream, OpenFileStream(path, display_name));
+  // Counted as stored, under any decoder: a .gz's progress is its compressed bytes.
+  stream = ProgressCountedStream(path, std::move(stream));
   // Read the magic through the stream so pipes work too; it is put back in front after.
   ASSIGN_OR_RETURN(std::string magic, ReadFront(*stream, 4));
   return CountedSource(path, DecodedSource(std::move(magic), std::move(stream), display_name));

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "io/read_counts.h"
+#include "io/read_progress.h"
 
 #if defined(_WIN32)
 #include <windows.h>
@@ -18,6 +19,20 @@
 #endif
 
 namespace stepstat {
+
+PaddedFileMap::PaddedFileMap(const char* data, size_t size, size_t readable, size_t mapped,
+                             size_t page, std::unique_ptr<FileProgress> progress)
+    : data_(data),
+      size_(size),
+      readable_(readable),
+      mapped_(mapped),
+      page_(page),
+      progress_(std::move(progress)) {}
+
+// A parser prefetches the window it is about to read: its progress through the file.
+void PaddedFileMap::CountPrefetch(size_t end) const {
+  if (progress_ != nullptr) progress_->ReadTo(std::min(end, size_));
+}
 
 #if defined(_WIN32)
 
@@ -64,9 +79,9 @@ Result<std::unique_ptr<PaddedFileMap>> PaddedFileMap::Open(const std::filesystem
     return ErrorAt(display_name, 0, "cannot map: error " + std::to_string(error));
   CountWholeRead(path);  // mapped to be parsed whole
   // mapped_ == 0 marks the empty file's allocation for the destructor.
-  return std::unique_ptr<PaddedFileMap>(new PaddedFileMap(static_cast<const char*>(view), bytes,
-                                                          bytes == 0 ? zero_tail : readable,
-                                                          bytes == 0 ? 0 : readable, page));
+  return std::unique_ptr<PaddedFileMap>(
+      new PaddedFileMap(static_cast<const char*>(view), bytes, bytes == 0 ? zero_tail : readable,
+                        bytes == 0 ? 0 : readable, page, OpenFileProgress(path)));
 }
 
 PaddedFileMap::~PaddedFileMap() {
@@ -79,7 +94,7 @@ PaddedFileMap::~PaddedFileMap() {
 
 // Pages come in by faults as the parser reaches them (the view was opened for a sequential
 // scan, so Windows reads ahead).
-void PaddedFileMap::Prefetch(size_t, size_t) const {}
+void PaddedFileMap::Prefetch(size_t, size_t end) const { CountPrefetch(end); }
 
 void PaddedFileMap::Release(size_t begin, size_t end) const {
   end = std::min(end, size_) / page_ * page_;  // pages wholly inside only
@@ -136,13 +151,14 @@ Result<std::unique_ptr<PaddedFileMap>> PaddedFileMap::Open(const std::filesystem
   }
   ::close(fd);           // the mapping keeps the file
   CountWholeRead(path);  // mapped to be parsed whole
-  return std::unique_ptr<PaddedFileMap>(
-      new PaddedFileMap(static_cast<const char*>(reserved), size, mapped, mapped, page));
+  return std::unique_ptr<PaddedFileMap>(new PaddedFileMap(
+      static_cast<const char*>(reserved), size, mapped, mapped, page, OpenFileProgress(path)));
 }
 
 PaddedFileMap::~PaddedFileMap() { ::munmap(const_cast<char*>(data_), mapped_); }
 
 void PaddedFileMap::Prefetch(size_t begin, size_t end) const {
+  CountPrefetch(end);
   end = std::min(end, size_);
   begin = begin / page_ * page_;  // the page holding `begin`
   if (begin >= end) return;
@@ -171,7 +187,7 @@ Result<std::unique_ptr<PaddedFileMap>> PaddedFileMap::Open(const std::filesystem
 }
 
 PaddedFileMap::~PaddedFileMap() = default;
-void PaddedFileMap::Prefetch(size_t, size_t) const {}
+void PaddedFileMap::Prefetch(size_t, size_t end) const { CountPrefetch(end); }
 void PaddedFileMap::Release(size_t, size_t) const {}
 
 #endif

@@ -14,6 +14,8 @@
 
 namespace stepstat {
 
+class FileProgress;
+
 class PaddedFileMap {
  public:
   /// Maps `path` with at least `zero_tail` zero bytes readable after its last byte. Fails
@@ -41,13 +43,16 @@ class PaddedFileMap {
   void Release(size_t begin, size_t end) const;
 
  private:
-  PaddedFileMap(const char* data, size_t size, size_t readable, size_t mapped, size_t page)
-      : data_(data), size_(size), readable_(readable), mapped_(mapped), page_(page) {}
+  PaddedFileMap(const char* data, size_t size, size_t readable, size_t mapped, size_t page,
+                std::unique_ptr<FileProgress> progress);
+  /// Counts Prefetch's advance into the installed progress meter (null: none installed).
+  void CountPrefetch(size_t end) const;
   const char* data_;
   size_t size_;
   size_t readable_;
   size_t mapped_;  ///< length of the whole reservation, for munmap
   size_t page_;    ///< the OS page size
+  std::unique_ptr<FileProgress> progress_;
 };
 
 }  // namespace stepstat

@@ -40,6 +40,26 @@ bool StdoutIsConsole(CONSOLE_SCREEN_BUFFER_INFO* info) {
 
 bool StdoutIsTerminal() { return StdoutIsConsole(nullptr); }
 
+bool StderrIsTerminal() {
+  HANDLE err = GetStdHandle(STD_ERROR_HANDLE);
+  DWORD mode = 0;
+  if (err == INVALID_HANDLE_VALUE || err == nullptr || !GetConsoleMode(err, &mode)) return false;
+  // The line is redrawn with escape sequences: a console shows them only with virtual
+  // terminal processing (Windows 10 and later); without it, no line rather than garbage.
+  return (mode & ENABLE_VIRTUAL_TERMINAL_PROCESSING) != 0 ||
+         SetConsoleMode(err, mode | ENABLE_VIRTUAL_TERMINAL_PROCESSING);
+}
+
+size_t StderrColumns() {
+  CONSOLE_SCREEN_BUFFER_INFO info{};
+  HANDLE err = GetStdHandle(STD_ERROR_HANDLE);
+  if (err != INVALID_HANDLE_VALUE && err != nullptr && GetConsoleScreenBufferInfo(err, &info)) {
+    const long width = static_cast<long>(info.srWindow.Right) - info.srWindow.Left + 1;
+    if (width > 0) return static_cast<size_t>(width);
+  }
+  return 0;
+}
+
 size_t StdoutColumns() {
   if (const char* columns = Env("COLUMNS")) {
     char* end = nullptr;
@@ -57,6 +77,18 @@ size_t StdoutColumns() {
 #else
 
 bool StdoutIsTerminal() { return isatty(STDOUT_FILENO) == 1; }
+
+bool StderrIsTerminal() {
+  const char* term = Env("TERM");
+  // A dumb terminal does not know erase-to-end-of-line.
+  return isatty(STDERR_FILENO) == 1 && (term == nullptr || std::string(term) != "dumb");
+}
+
+size_t StderrColumns() {
+  struct winsize size {};
+  if (ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+  return 0;
+}
 
 size_t StdoutColumns() {
   if (const char* columns = Env("COLUMNS")) {

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "io/read_counts.h"
+#include "readers/sqlite_progress_vfs.h"
 
 namespace stepstat {
 namespace {
@@ -99,7 +100,8 @@ Result<SqliteDb> SqliteDb::Open(const std::filesystem::path& path, std::string_v
   sqlite3* db = nullptr;
   // NOMUTEX: a connection is only ever used by the thread that opened it.
   int rc = sqlite3_open_v2(FileUri(path).c_str(), &db,
-                           SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
+                           SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                           ProgressVfsName());
   if (rc != SQLITE_OK) {
     std::string what = "cannot open as SQLite: ";
     what += db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);

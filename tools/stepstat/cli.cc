@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "commands.h"
+#include "progress_on_stderr.h"
+#include "stepstat/output.h"
 
 namespace stepstat::cli {
 
@@ -28,6 +30,18 @@ size_t EditDistance(std::string_view a, std::string_view b) {
     }
   }
   return row[b.size()];
+}
+
+// --quiet on `command`'s subcommands and theirs (baseline set, baseline list).
+void AddQuietFlag(CLI::App& command, bool& quiet) {
+  for (CLI::App* sub : command.get_subcommands({})) {
+    if (sub->get_subcommands({}).empty()) {
+      sub->add_flag("--quiet", quiet,
+                    "No progress line on stderr (on a terminal, a command that reads for more "
+                    "than a second shows one, erased before any output)");
+    }
+    AddQuietFlag(*sub, quiet);
+  }
 }
 
 }  // namespace
@@ -81,6 +95,9 @@ int Run(int argc, char** argv) {
   AddHistoryCommands(app, action);
   AddReportCommand(app, action);
   AddRanksCommands(app, action);
+  // Every command takes --quiet, so scripts can pass it whatever they run.
+  bool quiet = false;
+  AddQuietFlag(app, quiet);
 
   // CLI11 takes an unknown first word for a stray positional and says only "A subcommand is
   // required"; name the word and the nearest command instead.
@@ -100,7 +117,11 @@ int Run(int argc, char** argv) {
     std::fprintf(stderr, "stepstat: %s\nRun 'stepstat --help' for usage.\n", e.what());
     return 2;
   }
-  return action ? action() : 2;
+  if (!action) return 2;
+  StartProgress(!quiet && StderrIsTerminal());
+  const int code = action();
+  StopProgress();  // a command stops it before its output; this covers the paths that did not
+  return code;
 }
 
 }  // namespace stepstat::cli

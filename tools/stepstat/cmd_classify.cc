@@ -7,6 +7,7 @@
 
 #include "command_support.h"
 #include "commands.h"
+#include "progress_on_stderr.h"
 #include "stepstat/engine.h"
 #include "stepstat/platform.h"
 #include "stepstat/report.h"
@@ -28,6 +29,7 @@ int RunClassify(const ClassifyOptions& options) {
   run.inputs = PathsFromUtf8(options.inputs);  // UTF-8 arguments: exact on Windows too
   run.policy = options.policy;
   run.output = OutputToRefuse(options.output);
+  run.progress = CommandProgress();
   run.unmatched_only = options.unmatched;
   Result<KernelsResult> result = RunKernels(run);
   if (!result.ok()) return Fail(result.status());

@@ -9,6 +9,7 @@
 
 #include "command_support.h"
 #include "commands.h"
+#include "progress_on_stderr.h"
 #include "stepstat/engine_compare.h"
 #include "stepstat/output.h"
 
@@ -46,6 +47,7 @@ int RunDiffCommand(DiffFlags flags) {
   options.run.policy = flags.policy;
   options.run.steps.range_regex = flags.steps_regex;
   options.run.output = OutputToRefuse(flags.output);
+  options.run.progress = CommandProgress();
   options.ledger = ResolveLedgerPath(flags.ledger, std::getenv("STEPSTAT_LEDGER"),
                                      std::filesystem::current_path());
   options.diff = flags.diff;

@@ -11,6 +11,7 @@
 
 #include "command_support.h"
 #include "commands.h"
+#include "progress_on_stderr.h"
 #include "stepstat/engine_compare.h"
 
 namespace stepstat::cli {
@@ -53,6 +54,7 @@ int RunRecordCommand(const RecordFlags& flags) {
   options.inputs = flags.inputs;
   options.run.policy = flags.policy;
   options.run.steps.range_regex = flags.steps_regex;
+  options.run.progress = CommandProgress();
   options.label = flags.label;
   options.note = flags.note;
   options.tool_version = STEPSTAT_VERSION;

@@ -6,6 +6,7 @@
 
 #include "command_support.h"
 #include "commands.h"
+#include "progress_on_stderr.h"
 #include "stepstat/engine.h"
 #include "stepstat/platform.h"
 #include "stepstat/report.h"
@@ -24,6 +25,7 @@ int RunCheck(const PoliciesOptions& options) {
   RunOptions run;  // the default policy: the names' times are all the coverage needs
   run.inputs = PathsFromUtf8(options.check);  // UTF-8 arguments: exact on Windows too
   run.output = OutputToRefuse(options.output);
+  run.progress = CommandProgress();
   Result<KernelsResult> kernels = RunKernels(run);
   if (!kernels.ok()) return Fail(kernels.status());
   PolicyCoverageReport report;

@@ -9,6 +9,7 @@
 
 #include "command_support.h"
 #include "commands.h"
+#include "progress_on_stderr.h"
 #include "stepstat/engine_ranks.h"
 #include "stepstat/output.h"
 #include "stepstat/ranks.h"
@@ -62,6 +63,7 @@ int RunRanksCommand(const RanksFlags& flags) {
   options.jobs = flags.jobs;
   options.partials_dir = flags.partials_dir;
   options.output = OutputToRefuse(flags.out.output);
+  options.progress = CommandProgress();
   Result<RanksRun> run = RunRanks(options);
   if (!run.ok()) return Fail(run.status());
   PrintWarnings(run->warnings);

@@ -11,6 +11,7 @@
 
 #include "command_support.h"
 #include "commands.h"
+#include "progress_on_stderr.h"
 #include "stepstat/engine.h"
 #include "stepstat/engine_compare.h"
 #include "stepstat/html_report.h"
@@ -68,6 +69,7 @@ int RunReport(const ReportOptions& options) {
   run.policy = options.policy;
   run.output = OutputToRefuse(options.output);
   run.steps.range_regex = options.steps_regex;
+  run.progress = CommandProgress();  // shared by the two calls below and the diff's
   RunOptions summary_run = run;
   summary_run.inputs = SummaryInputs(options.inputs);
   summary_run.details = true;
@@ -87,6 +89,25 @@ int RunReport(const ReportOptions& options) {
   page.command_line = CommandLine(options);
   if (!steps.ok() && !options.steps_regex.empty()) return Fail(steps.status());
   if (!summary->ok()) return Fail(summary->status());
+
+  // Before and after: this run is the candidate; its trace is read once more, as `diff`
+  // reads a side (steps when it has enough, else whole). Read before the notes below are
+  // printed, so the progress line covers it too; its error is told after them, as always.
+  std::optional<Result<DiffRun>> run_diff;
+  if (!options.vs.empty()) {
+    DiffRunOptions diff;
+    diff.base = options.vs;
+    diff.cand = options.inputs;
+    diff.run.policy = options.policy;
+    diff.run.steps.range_regex = options.steps_regex;
+    diff.run.output = OutputToRefuse(options.output);
+    diff.run.progress = run.progress;
+    diff.ledger = ResolveLedgerPath(std::nullopt, std::getenv("STEPSTAT_LEDGER"),
+                                    std::filesystem::current_path());
+    run_diff = RunDiff(diff);
+  }
+  StopProgress();
+
   if (steps.ok()) {
     page.steps = &*steps;
     std::fprintf(stderr, "stepstat: note: %s\n",
@@ -98,22 +119,11 @@ int RunReport(const ReportOptions& options) {
   PrintPolicyHint((*summary)->context.policy_hint);
   page.summary = &**summary;
 
-  // Before and after: this run is the candidate; its trace is read once more, as `diff`
-  // reads a side (steps when it has enough, else whole).
   std::optional<DiffRun> vs;
-  if (!options.vs.empty()) {
-    DiffRunOptions diff;
-    diff.base = options.vs;
-    diff.cand = options.inputs;
-    diff.run.policy = options.policy;
-    diff.run.steps.range_regex = options.steps_regex;
-    diff.run.output = OutputToRefuse(options.output);
-    diff.ledger = ResolveLedgerPath(std::nullopt, std::getenv("STEPSTAT_LEDGER"),
-                                    std::filesystem::current_path());
-    Result<DiffRun> run_diff = RunDiff(diff);
-    if (!run_diff.ok()) return Fail(run_diff.status());
-    PrintWarnings(run_diff->warnings);
-    vs = std::move(run_diff).value();
+  if (run_diff) {
+    if (!run_diff->ok()) return Fail(run_diff->status());
+    PrintWarnings((*run_diff)->warnings);
+    vs = std::move(*run_diff).value();
     page.vs = &*vs;
   }
   return Emit(ReportToHtml(page), options.output);

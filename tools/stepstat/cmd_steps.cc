@@ -7,6 +7,7 @@
 
 #include "command_support.h"
 #include "commands.h"
+#include "progress_on_stderr.h"
 #include "stepstat/engine.h"
 #include "stepstat/platform.h"
 #include "stepstat/report.h"
@@ -31,6 +32,7 @@ int RunStepsCommand(const StepsCommandOptions& options) {
   run.inputs = PathsFromUtf8(options.inputs);  // UTF-8 arguments: exact on Windows too
   run.policy = options.policy;
   run.output = OutputToRefuse(options.output);
+  run.progress = CommandProgress();
   run.steps.range_regex = options.steps_regex;
   run.steps.warmup_tolerance = options.warmup_tolerance;
   run.steps.by_period = options.by_period;

@@ -7,6 +7,7 @@
 #include "cmd_ranks.h"
 #include "command_support.h"
 #include "commands.h"
+#include "progress_on_stderr.h"
 #include "stepstat/engine.h"
 #include "stepstat/platform.h"
 #include "stepstat/report.h"
@@ -32,6 +33,7 @@ int RunSummarize(const SummarizeOptions& options) {
   run.inputs = PathsFromUtf8(options.inputs);  // UTF-8 arguments: exact on Windows too
   run.policy = options.policy;
   run.output = OutputToRefuse(options.output);
+  run.progress = CommandProgress();
   run.details = options.details;
   // Tables for people show the union busy % beside the summed one (JSON is the reference
   // summary alone, byte for byte, so it does not pay for the pass that measures it).

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "progress_on_stderr.h"
 #include "stepstat/output.h"
 #include "stepstat/platform.h"
 
@@ -27,11 +28,13 @@ std::filesystem::path OutputToRefuse(const std::string& output) {
 }
 
 int Fail(const Status& status) {
+  StopProgress();
   std::fprintf(stderr, "stepstat: %s\n", status.message().c_str());
   return 2;
 }
 
 void PrintWarnings(const std::vector<std::string>& warnings) {
+  StopProgress();
   for (const std::string& warning : warnings) {
     std::fprintf(stderr, "stepstat: warning: %s\n", OneLineMessage(warning).c_str());
   }
@@ -39,6 +42,7 @@ void PrintWarnings(const std::vector<std::string>& warnings) {
 
 int EmitStreamed(const std::function<void(const std::function<void(std::string_view)>&)>& produce,
                  const std::string& output) {
+  StopProgress();
   if (output == "-") {
     bool ok = true;
     produce([&ok](std::string_view piece) { ok = ok && WriteStdout(piece); });
@@ -52,12 +56,14 @@ int EmitStreamed(const std::function<void(const std::function<void(std::string_v
 }
 
 int Emit(std::string_view text, const std::string& output) {
+  StopProgress();
   if (output == "-") return WriteStdout(text) ? 0 : 2;
   Status written = WriteFileAtomically(PathFromUtf8(output), text);
   return written.ok() ? 0 : Fail(written);
 }
 
 void PrintPolicyHint(const std::optional<PolicyHint>& hint) {
+  StopProgress();
   if (hint) std::fprintf(stderr, "stepstat: %s\n", OneLineMessage(hint->Message()).c_str());
 }
 

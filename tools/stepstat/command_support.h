@@ -1,5 +1,6 @@
 // What several subcommands share: choosing an output format, writing the result and
-// reporting failure (the engine, stepstat/engine.h, does the rest).
+// reporting failure (the engine, stepstat/engine.h, does the rest). Each of these erases
+// the progress line first (progress_on_stderr.h).
 #pragma once
 
 #include <filesystem>

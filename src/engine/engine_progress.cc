@@ -1,0 +1,91 @@
+#include "engine/engine_progress.h"
+
+#include <string>
+#include <system_error>
+
+#include "io/read_progress.h"
+
+namespace stepstat {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+thread_local bool planned_by_caller = false;
+
+uint64_t FileBytes(const fs::path& path) {
+  std::error_code ec;
+  if (path.empty() || !fs::is_regular_file(path, ec)) return 0;
+  const uintmax_t size = fs::file_size(path, ec);
+  return ec ? 0 : size;
+}
+
+// Whole reads of one input by `run`. CSV GPU traces: the summary's pass; steps cut by the
+// kernel period or by ranges read them three times (detection or span, accumulation,
+// residue) and once more to replay one step. Launch CSVs: once beside the GPU side, once
+// more first when NVTX ranges assign launches to steps. A Kineto trace is parsed once
+// whatever the passes (trace_reads.h). SQLite reads the pages its queries need, a share of
+// the file not known before: nothing planned; each open counts (readers/sqlite_progress_vfs.h).
+int WholeReads(const TraceInput& input, InputRole role, bool has_ranges, PlannedRun run) {
+  if (input.kind == InputKind::kKinetoJson) return 1;
+  if (input.kind == InputKind::kNsysSqlite || input.kind == InputKind::kNsysRep) return 0;
+  const int replay = run == PlannedRun::kOneStep ? 1 : 0;
+  switch (role) {
+    case InputRole::kGpuOperations:
+      return run == PlannedRun::kSteps || run == PlannedRun::kOneStep ? 3 + replay : 1;
+    case InputRole::kLaunches:
+      if (run == PlannedRun::kKernels) return 0;  // classify reads the GPU side alone
+      return run == PlannedRun::kSummary ? 1 : (has_ranges ? 2 : 1) + replay;
+    case InputRole::kStepRanges: return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void PlanReads(const StepsInputs& inputs, PlannedRun run) {
+  ProgressMeter* meter = InstalledProgress();
+  if (meter == nullptr || planned_by_caller) return;
+  const bool has_ranges = inputs.ranges.has_value();
+  uint64_t bytes = 0;
+  const TraceInput& gpu = inputs.trace.gpu;
+  bytes += FileBytes(gpu.path) * WholeReads(gpu, InputRole::kGpuOperations, has_ranges, run);
+  if (inputs.trace.launches) {
+    const TraceInput& launches = *inputs.trace.launches;
+    bytes += FileBytes(launches.path) * WholeReads(launches, InputRole::kLaunches, has_ranges, run);
+  }
+  if (inputs.ranges) {
+    bytes += FileBytes(inputs.ranges->path) *
+             WholeReads(*inputs.ranges, InputRole::kStepRanges, has_ranges, run);
+  }
+  meter->AddPlanned(bytes);
+}
+
+uint64_t InputArgumentBytes(const fs::path& input) {
+  std::error_code ec;
+  if (fs::is_regular_file(input, ec)) return FileBytes(input);
+  // As ResolveInputs finds a base's files: the first GPU trace and launch trace present.
+  uint64_t bytes = 0;
+  for (const auto& suffixes :
+       {std::initializer_list<const char*>{"_cuda_gpu_trace.csv", "_cuda_gpu_trace.csv.gz",
+                                           "_cuda_gpu_trace.csv.zst", "_gputrace.csv"},
+        std::initializer_list<const char*>{"_cuda_kern_exec_trace.csv",
+                                           "_cuda_kern_exec_trace.csv.gz",
+                                           "_cuda_kern_exec_trace.csv.zst", "_cuda_api_trace.csv",
+                                           "_cuda_api_trace.csv.gz", "_cuda_api_trace.csv.zst"}}) {
+    for (const char* suffix : suffixes) {
+      fs::path file = input;
+      file += suffix;
+      if (const uint64_t size = FileBytes(file); size > 0) {
+        bytes += size;
+        break;
+      }
+    }
+  }
+  return bytes;
+}
+
+PlannedByCaller::PlannedByCaller() : was_(planned_by_caller) { planned_by_caller = true; }
+PlannedByCaller::~PlannedByCaller() { planned_by_caller = was_; }
+
+}  // namespace stepstat
