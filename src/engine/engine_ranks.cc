@@ -12,6 +12,7 @@
 #include <thread>
 #include <utility>
 
+#include "engine/engine_inputs.h"
 #include "ranks/thread_pool.h"
 #include "readers/kineto_rank.h"
 #include "stepstat/output.h"
@@ -93,11 +94,43 @@ struct RankOutcome {
 
 }  // namespace
 
+Result<std::vector<std::string>> ListTraceDevices(const RunOptions& options) {
+  ASSIGN_OR_RETURN(SummaryInputs inputs, ResolveSummaryInputs(options));
+  ASSIGN_OR_RETURN(std::vector<std::string> devices, ListDevices(inputs));
+  std::sort(devices.begin(), devices.end(), [](const std::string& a, const std::string& b) {
+    return NaturalLess(a, b) || (!NaturalLess(b, a) && a < b);
+  });
+  return devices;
+}
+
 Result<Partial> RunPartial(const RunOptions& options, const std::string& rank_regex,
-                           std::vector<std::string>* warnings) {
-  ASSIGN_OR_RETURN(SummaryResult summary, RunSummary(options));
-  if (warnings) *warnings = summary.context.warnings;
-  return PartialOfSummary(summary, rank_regex);
+                           std::vector<std::string>* warnings, bool per_device) {
+  if (warnings) warnings->clear();
+  std::vector<std::string> devices = {""};
+  if (per_device) {
+    ASSIGN_OR_RETURN(devices, ListTraceDevices(options));
+    if (devices.empty()) devices = {""};  // no GPU operation: RunSummary says so
+  }
+  // One device: the whole trace is that device's (and a launch source that names no device,
+  // a cuda_api_trace, still counts).
+  const bool split = devices.size() > 1;
+  Partial trace;
+  for (const std::string& device : devices) {
+    RunOptions one = options;
+    if (split) one.device = device;
+    ASSIGN_OR_RETURN(SummaryResult summary, RunSummary(one));
+    if (warnings) {
+      for (std::string& warning : summary.context.warnings) {
+        if (std::find(warnings->begin(), warnings->end(), warning) == warnings->end()) {
+          warnings->push_back(std::move(warning));
+        }
+      }
+    }
+    ASSIGN_OR_RETURN(Partial partial, PartialOfSummary(summary, rank_regex));
+    if (per_device) partial.ranks.front().device = device;
+    ASSIGN_OR_RETURN(trace, MergePartials(std::move(trace), std::move(partial)));
+  }
+  return trace;
 }
 
 Result<Partial> PartialOfSummary(const SummaryResult& summary, const std::string& rank_regex) {
@@ -164,7 +197,8 @@ Result<RanksRun> RunRanks(const RanksOptions& options) {
     run.inputs = {traces[i]};
     run.policy = options.policy;
     run.output = options.output;
-    Result<Partial> partial = RunPartial(run, options.rank_regex, &outcome.warnings);
+    Result<Partial> partial =
+        RunPartial(run, options.rank_regex, &outcome.warnings, options.per_device);
     if (!partial.ok()) {
       outcome.error = RankError{traces[i].string(), partial.status().message()};
       return;

@@ -44,42 +44,6 @@ enum Column : int {
   kExtra2,  // kernel: shortName; memcpy: copyKind
 };
 
-// `printf('%s (%d)', gpu.name, deviceId)`, as nsys's cuda_gpu_trace Device column.
-class DeviceNames {
- public:
-  Status Load(ExportContext& context) {
-    const char* table = context.HasTable("TARGET_INFO_GPU")        ? "TARGET_INFO_GPU"
-                        : context.HasTable("TARGET_INFO_CUDA_GPU") ? "TARGET_INFO_CUDA_GPU"
-                                                                   : nullptr;
-    if (table == nullptr) return Status::Ok();
-    ASSIGN_OR_RETURN(auto columns, context.db().Columns(table));
-    if (!columns.contains("id") || !columns.contains("name")) return Status::Ok();
-    ASSIGN_OR_RETURN(
-        SqliteStatement stmt,
-        context.db().Prepare(std::string("SELECT id, name FROM ") + table + " ORDER BY rowid"));
-    for (;;) {
-      ASSIGN_OR_RETURN(bool row, stmt.Step());
-      if (!row) break;
-      gpu_names_.emplace(stmt.Int64(0), std::string(stmt.Text(1)));  // first row per id wins
-    }
-    return Status::Ok();
-  }
-
-  NameId Get(int64_t device_id, StringPool& pool) {
-    if (auto it = ids_.find(device_id); it != ids_.end()) return it->second;
-    std::string name;
-    if (auto it = gpu_names_.find(device_id); it != gpu_names_.end()) name = it->second;
-    name += " (" + std::to_string(device_id) + ")";
-    NameId id = pool.Intern(name);
-    ids_.emplace(device_id, id);
-    return id;
-  }
-
- private:
-  std::unordered_map<int64_t, std::string> gpu_names_;
-  std::unordered_map<int64_t, NameId> ids_;
-};
-
 class CopyKindNames {
  public:
   Status Load(ExportContext& context) {
@@ -200,7 +164,7 @@ class GpuOpReader {
         std::optional<int64_t> correlation = row.OptionalInt64(kCorrelationId);
         if (correlation && kernels_ != nullptr) {
           kernels_->push_back(
-              {pid.value_or(0), *correlation, op.start_ns, op.duration_ns, op.name});
+              {pid.value_or(0), *correlation, op.start_ns, op.duration_ns, op.name, op.device});
         }
         break;
       }
@@ -239,6 +203,33 @@ class GpuOpReader {
 };
 
 }  // namespace
+
+Status DeviceNames::Load(ExportContext& context) {
+  const char* table = context.HasTable("TARGET_INFO_GPU")        ? "TARGET_INFO_GPU"
+                      : context.HasTable("TARGET_INFO_CUDA_GPU") ? "TARGET_INFO_CUDA_GPU"
+                                                                 : nullptr;
+  if (table == nullptr) return Status::Ok();
+  ASSIGN_OR_RETURN(auto columns, context.db().Columns(table));
+  if (!columns.contains("id") || !columns.contains("name")) return Status::Ok();
+  ASSIGN_OR_RETURN(SqliteStatement stmt, context.db().Prepare(std::string("SELECT id, name FROM ") +
+                                                              table + " ORDER BY rowid"));
+  for (;;) {
+    ASSIGN_OR_RETURN(bool row, stmt.Step());
+    if (!row) break;
+    gpu_names_.emplace(stmt.Int64(0), std::string(stmt.Text(1)));  // first row per id wins
+  }
+  return Status::Ok();
+}
+
+NameId DeviceNames::Get(int64_t device_id, StringPool& pool) {
+  if (auto it = ids_.find(device_id); it != ids_.end()) return it->second;
+  std::string name;
+  if (auto it = gpu_names_.find(device_id); it != gpu_names_.end()) name = it->second;
+  name += " (" + std::to_string(device_id) + ")";
+  NameId id = pool.Intern(name);
+  ids_.emplace(device_id, id);
+  return id;
+}
 
 Result<int64_t> ReadGpuOps(ExportContext& context, TraceSink& sink,
                            std::vector<KernelRef>* kernels) {

@@ -27,6 +27,7 @@ struct KernelRef {
   int64_t start_ns = 0;
   int64_t duration_ns = 0;
   NameId name = 0;
+  NameId device = 0;    ///< the kernel's device, for the launch that joins it
   bool joined = false;  ///< a call already claimed this kernel (see ReadLaunchCalls)
 
   bool operator<(const KernelRef& other) const {
@@ -65,6 +66,19 @@ class ExportContext {
 /// (unless null) for the launch join (unsorted) and returns the number of rows read.
 Result<int64_t> ReadGpuOps(ExportContext& context, TraceSink& sink,
                            std::vector<KernelRef>* kernels);
+
+/// Device names as nsys's cuda_gpu_trace Device column prints them, `printf('%s (%d)',
+/// gpu.name, deviceId)`: the GPU side names its ops, the launch side a launch's kernel's device
+/// (a launch belongs to its kernel's device), so both spell a device alike.
+class DeviceNames {
+ public:
+  Status Load(ExportContext& context);
+  NameId Get(int64_t device_id, StringPool& pool);
+
+ private:
+  std::unordered_map<int64_t, std::string> gpu_names_;
+  std::unordered_map<int64_t, NameId> ids_;
+};
 
 /// StringIds ids of kernel-launch API names → the API's normalized name, interned.
 Result<std::unordered_map<int64_t, NameId>> LaunchApiNameIds(ExportContext& context);

@@ -123,6 +123,7 @@ Result<int64_t> ReadLaunchCalls(ExportContext& context, std::vector<KernelRef>& 
         joined_call.kernel_start_ns = it->start_ns;
         joined_call.kernel_duration_ns = it->duration_ns;
         joined_call.kernel_name = it->name;
+        joined_call.device = it->device;  // a launch belongs to its kernel's device
         // nsys reports no queue time when the kernel starts before the call returns.
         int64_t queue = it->start_ns - *end;
         joined_call.queue_duration_ns = queue >= 0 ? queue : -1;

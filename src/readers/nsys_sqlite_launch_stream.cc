@@ -32,6 +32,7 @@ struct KernelRow {
   int64_t start_ns = 0;
   int64_t duration_ns = 0;
   NameId name = 0;
+  NameId device = 0;
 };
 
 // The merge join of one process's calls and kernels (or of all processes, in (process, id)
@@ -39,11 +40,12 @@ struct KernelRow {
 class ProcessJoin {
  public:
   ProcessJoin(ExportContext& context, SortedScan calls, SortedScan kernels,
-              const std::unordered_map<int64_t, NameId>& api_names)
+              const std::unordered_map<int64_t, NameId>& api_names, DeviceNames& devices)
       : context_(context),
         calls_(std::move(calls)),
         kernels_(std::move(kernels)),
-        api_names_(api_names) {}
+        api_names_(api_names),
+        devices_(devices) {}
 
   /// Moves to the next joined call; false at the end.
   Result<bool> Advance() {
@@ -54,6 +56,7 @@ class ProcessJoin {
         next_.kernel_start_ns = kernel.start_ns;
         next_.kernel_duration_ns = kernel.duration_ns;
         next_.kernel_name = kernel.name;
+        next_.device = kernel.device;  // a launch belongs to its kernel's device
         // nsys reports no queue time when the kernel starts before the call returns.
         int64_t queue = kernel.start_ns - call_.api_end_ns();
         next_.queue_duration_ns = queue >= 0 ? queue : -1;
@@ -136,7 +139,7 @@ class ProcessJoin {
     }
   }
 
-  // Columns: rowid, correlationId, start, end, demangledName, shortName, pid key.
+  // Columns: rowid, correlationId, start, end, demangledName, shortName, pid key, deviceId.
   Result<bool> ReadKernel() {
     ASSIGN_OR_RETURN(bool has_row, kernels_.Step());
     if (!has_row) return false;
@@ -151,6 +154,7 @@ class ProcessJoin {
     kernel_.start_ns = *start;
     kernel_.duration_ns = *end - *start;
     kernel_.pid_key = row.Int64(6);
+    kernel_.device = devices_.Get(row.OptionalInt64(7).value_or(0), context_.pool());
     return true;
   }
 
@@ -170,6 +174,7 @@ class ProcessJoin {
   SortedScan calls_;
   SortedScan kernels_;
   const std::unordered_map<int64_t, NameId>& api_names_;
+  DeviceNames& devices_;  // shared by the joins of one read, all on its thread
   LaunchCall call_;
   int64_t call_pid_key_ = 0;
   KernelRow kernel_;
@@ -282,6 +287,8 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
   if (processes.size() == 1 && survey.sorted) kernel_order = ScanOrder::kStorage;
   // The windows of all processes together hold what one would.
   const size_t window_rows = std::max<size_t>(kDefaultWindowRows / processes.size(), 1024);
+  DeviceNames devices;
+  RETURN_IF_ERROR(devices.Load(context));
   std::vector<ProcessJoin> joins;
   joins.reserve(processes.size());
   for (int64_t process : processes) {
@@ -298,7 +305,8 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
                        "end",
                        ColumnOrNull(kernel_columns, "demangledName"),
                        ColumnOrNull(kernel_columns, "shortName"),
-                       kernel_pid_key};
+                       kernel_pid_key,
+                       ColumnOrNull(kernel_columns, "deviceId")};
     kernels.from = "FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE correlationId IS NOT NULL";
     kernels.key = {6, 1, 2, 0};  // process, correlation id, start, rowid
     if (!one_stream && kernels_have_pid) {
@@ -314,7 +322,8 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
     ASSIGN_OR_RETURN(SortedScan call_scan, SortedScan::Open(context.db(), calls, window_rows));
     ASSIGN_OR_RETURN(SortedScan kernel_scan,
                      SortedScan::Open(context.db(), kernels, window_rows, kernel_order));
-    joins.emplace_back(context, std::move(call_scan), std::move(kernel_scan), launch_names);
+    joins.emplace_back(context, std::move(call_scan), std::move(kernel_scan), launch_names,
+                       devices);
   }
 
   std::vector<bool> live(joins.size());

@@ -10,6 +10,7 @@
 
 #include "analysis/details/details_sink.h"
 #include "analysis/details/details_values.h"
+#include "analysis/pipeline/device_filter_sink.h"
 #include "analysis/pipeline/launched_kernels_sink.h"
 #include "analysis/pipeline/start_order.h"
 #include "analysis/pipeline/tee_sink.h"
@@ -51,8 +52,10 @@ struct SideResult {
 
 // One side's read: the sinks are made here, on the thread that feeds them, and die here,
 // which closes their meter sides on every path. A null producer means "not this side".
-// `hold`: the run found the input out of start order, so the sinks hold and sort.
-Status ReadSide(const TraceInput& input, Part part, const Classifier& classifier, bool hold,
+// `hold`: the run found the input out of start order, so the sinks hold and sort. `device`:
+// when not empty, only that device's operations and launches reach the sinks.
+Status ReadSide(const TraceInput& input, Part part, const std::string& device,
+                const Classifier& classifier, bool hold,
                 std::optional<OverlapMeter::Producer> kernels,
                 std::optional<OverlapMeter::Producer> launches, bool details, bool match_launches,
                 SideResult& out) {
@@ -64,7 +67,9 @@ Status ReadSide(const TraceInput& input, Part part, const Classifier& classifier
   if (details) details_sink.emplace(input.display_name, !hold, match_launches);
   TeeSink tee{gpu ? &*gpu : nullptr, launch ? &*launch : nullptr,
               details_sink ? &*details_sink : nullptr};
-  StartOrderSink in_order(tee, input.display_name, hold);
+  DeviceFilterSink one_device(tee, device, input.display_name);
+  TraceSink& analyses = device.empty() ? static_cast<TraceSink&>(tee) : one_device;
+  StartOrderSink in_order(analyses, input.display_name, hold);
   // A kern-exec trace read as the GPU side stands in for the GPU trace (and, on one thread,
   // supplies the launch calls too).
   LaunchedKernelsSink launched_kernels(in_order, /*forward_launch_calls=*/launch.has_value());
@@ -101,6 +106,12 @@ Result<StepStats> RunPass(const SummaryInputs& inputs, const Policy& policy,
                                    : inputs.launches ? &*inputs.launches
                                                      : nullptr;
   const bool two_sides = launch_input != nullptr;
+  if (!inputs.device.empty() && inputs.launches &&
+      inputs.launches->kind == InputKind::kNsysApiTraceCsv) {
+    return ErrorAt(inputs.launches->display_name, 0,
+                   "a cuda_api_trace does not say which device a launch's kernel ran on, so "
+                   "its launches cannot be split by device: export cuda_kern_exec_trace");
+  }
   // Matching launch rows to kernels keeps a key per row: only when a launch side can exist.
   const bool match_launches = two_sides || inputs.gpu.kind != InputKind::kNsysGpuTraceCsv;
   const bool want_details = details != nullptr;
@@ -115,25 +126,28 @@ Result<StepStats> RunPass(const SummaryInputs& inputs, const Policy& policy,
     SideStatuses statuses = ReadBothSides(
         [&] {
           return ReadSide(inputs.gpu, split_sqlite ? Part::kSqliteGpuHalf : Part::kWhole,
-                          classifier, hold, std::move(kernels), std::nullopt, want_details,
-                          match_launches, gpu_side);
+                          inputs.device, classifier, hold, std::move(kernels), std::nullopt,
+                          want_details, match_launches, gpu_side);
         },
         [&] {
           return ReadSide(*launch_input, split_sqlite ? Part::kSqliteLaunchHalf : Part::kWhole,
-                          classifier, hold, std::nullopt, std::move(launches), want_details,
-                          match_launches, launch_side);
+                          inputs.device, classifier, hold, std::nullopt, std::move(launches),
+                          want_details, match_launches, launch_side);
         },
         [&meter] { meter.Abort(); });
     failure = FirstFailure(statuses);
   } else {  // one thread, unbounded meter: it feeds both sides
-    failure = ReadSide(inputs.gpu, Part::kWhole, classifier, hold, std::move(kernels),
-                       std::move(launches), want_details, match_launches, gpu_side);
+    failure =
+        ReadSide(inputs.gpu, Part::kWhole, inputs.device, classifier, hold, std::move(kernels),
+                 std::move(launches), want_details, match_launches, gpu_side);
   }
   order.Learn(gpu_side.order_break);
   order.Learn(launch_side.order_break);
   RETURN_IF_ERROR(failure);
   if (gpu_side.gpu->operation_count == 0) {
-    return ErrorAt(inputs.gpu.display_name, 0, "no GPU operations in the trace");
+    return ErrorAt(inputs.gpu.display_name, 0,
+                   inputs.device.empty() ? "no GPU operations in the trace"
+                                         : "no GPU operations on device " + inputs.device);
   }
 
   StepStatsSources sources;
@@ -202,6 +216,18 @@ Result<StepStats> SummarizeWith(const SummaryInputs& inputs, const Policy& polic
   return RunInStartOrder<Result<StepStats>>(order, [&](bool hold) {
     return RunPass(inputs, policy, classifier, order, hold, details, limits);
   });
+}
+
+Result<std::vector<std::string>> ListDevices(const SummaryInputs& inputs) {
+  DeviceNamesSink names;
+  // A kern-exec trace alone: its kernel columns are the GPU side.
+  LaunchedKernelsSink launched_kernels(names, /*forward_launch_calls=*/false);
+  TraceSink& sink = inputs.gpu.kind == InputKind::kNsysKernExecTraceCsv
+                        ? static_cast<TraceSink&>(launched_kernels)
+                        : static_cast<TraceSink&>(names);
+  const Part part = inputs.gpu.kind == InputKind::kNsysSqlite ? Part::kSqliteGpuHalf : Part::kWhole;
+  RETURN_IF_ERROR(ReadPart(inputs.gpu, part, sink).status());
+  return names.devices();
 }
 
 Result<StepStats> Summarize(const SummaryInputs& inputs, const Policy& policy) {
