@@ -125,8 +125,7 @@ Result<std::optional<Cursor>> OpenCursor(ExportContext& context, std::string tab
 
 class GpuOpReader {
  public:
-  GpuOpReader(ExportContext& context, std::vector<KernelRef>* kernels)
-      : context_(context), kernels_(kernels) {}
+  explicit GpuOpReader(ExportContext& context) : context_(context) {}
 
   Status Init() {
     RETURN_IF_ERROR(devices_.Load(context_));
@@ -161,11 +160,6 @@ class GpuOpReader {
     switch (cursor.kind) {
       case OpKind::kKernel: {
         ASSIGN_OR_RETURN(op.name, KernelName(cursor.table, row, op.line));
-        std::optional<int64_t> correlation = row.OptionalInt64(kCorrelationId);
-        if (correlation && kernels_ != nullptr) {
-          kernels_->push_back(
-              {pid.value_or(0), *correlation, op.start_ns, op.duration_ns, op.name, op.device});
-        }
         break;
       }
       case OpKind::kMemcpy:
@@ -195,7 +189,6 @@ class GpuOpReader {
   }
 
   ExportContext& context_;
-  std::vector<KernelRef>* kernels_;  ///< null: no launch join follows
   DeviceNames devices_;
   CopyKindNames copy_kinds_;
   NameId memset_name_ = 0;
@@ -231,9 +224,8 @@ NameId DeviceNames::Get(int64_t device_id, StringPool& pool) {
   return id;
 }
 
-Result<int64_t> ReadGpuOps(ExportContext& context, TraceSink& sink,
-                           std::vector<KernelRef>* kernels) {
-  GpuOpReader reader(context, kernels);
+Result<int64_t> ReadGpuOps(ExportContext& context, TraceSink& sink) {
+  GpuOpReader reader(context);
   RETURN_IF_ERROR(reader.Init());
   std::vector<Cursor> cursors;
   const std::pair<const char*, OpKind> kTables[] = {

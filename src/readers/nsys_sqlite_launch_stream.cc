@@ -1,10 +1,11 @@
-// Launch calls joined to their kernels without holding every kernel (ReadLaunchCalls keeps a
-// record per kernel for its join): per process, runtime calls and kernels are each read in
-// correlationId order (a SortedScan: storage order, without SQLite's sorter, when the table
-// allows, as nsys writes it) and merge-joined; the processes' joined streams are merged by
-// API start. Correlation ids are handed out as calls enter the API, so within a process
-// correlation order is start order but for threads racing into the API at the same moment; a
-// small reorder window absorbs those (a NearlySortedQueue: the in-order majority costs O(1)).
+// Launch calls joined to their kernels on correlationId and process, as nsys's
+// cuda_kern_exec_trace does (k.globalPid == r.globalTid & 0xFFFFFFFFFF000000), without holding
+// every kernel (a record per kernel grew with the trace): per process, runtime calls and
+// kernels are each read in correlationId order (a SortedScan: storage order, without SQLite's
+// sorter, when the table allows, as nsys writes it) and merge-joined; the processes' joined streams
+// are merged by API start. Correlation ids are handed out as calls enter the API, so within a
+// process correlation order is start order but for threads racing into the API at the same moment;
+// a small reorder window absorbs those (a NearlySortedQueue: the in-order majority costs O(1)).
 // Past the window calls arrive unsorted and the sink takes its unsorted path: slower, never
 // wrong.
 #include <algorithm>
@@ -36,7 +37,8 @@ struct KernelRow {
 };
 
 // The merge join of one process's calls and kernels (or of all processes, in (process, id)
-// order): yields one LaunchCall per (call, kernel) pair, as ReadLaunchCalls does.
+// order): yields one LaunchCall per (call, kernel) pair: a graph launch runs many kernels
+// under one correlation id.
 class ProcessJoin {
  public:
   ProcessJoin(ExportContext& context, SortedScan calls, SortedScan kernels,
@@ -269,7 +271,7 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
   const std::string global_tid = ColumnOrNull(columns, "globalTid");
   const std::string correlation = ColumnOrNull(columns, "correlationId");
   // SQL's NULL never joins, so calls without an id (or without a thread, when kernels say
-  // which process they belong to) are left out, as in ReadLaunchCalls.
+  // which process they belong to) are left out: nsys's report is an inner join.
   const std::string call_pid_key =
       kernels_have_pid
           ? "(" + global_tid + " & " + std::to_string(static_cast<int64_t>(kGlobalPidMask)) + ")"
