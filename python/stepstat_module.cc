@@ -52,9 +52,11 @@ RunOptions Options(const std::vector<std::filesystem::path>& inputs, const std::
 
 /// (json, warnings)
 std::pair<std::string, std::vector<std::string>> PySummarize(
-    const std::vector<std::filesystem::path>& inputs, const std::string& policy, bool details) {
+    const std::vector<std::filesystem::path>& inputs, const std::string& policy, bool details,
+    const std::string& device) {
   RunOptions options = Options(inputs, policy);
   options.details = details;
+  options.device = device;
   Result<SummaryResult> result = Status::Error("not run");
   {
     py::gil_scoped_release unlocked;
@@ -83,11 +85,11 @@ std::pair<std::string, std::vector<std::string>> PySteps(
 }
 
 std::string PartialOf(const std::vector<std::filesystem::path>& inputs, const std::string& policy,
-                      const std::string& rank_regex) {
+                      const std::string& rank_regex, bool per_device) {
   Result<Partial> partial = Status::Error("not run");
   {
     py::gil_scoped_release unlocked;
-    partial = RunPartial(Options(inputs, policy), rank_regex);
+    partial = RunPartial(Options(inputs, policy), rank_regex, nullptr, per_device);
   }
   return PartialToJson(Take(std::move(partial)));
 }
@@ -117,12 +119,13 @@ std::string FinishJob(const std::vector<std::string>& texts, const std::vector<s
 }
 
 std::string RanksJob(const std::vector<std::filesystem::path>& inputs, const std::string& policy,
-                     const std::string& rank_regex, size_t jobs) {
+                     const std::string& rank_regex, size_t jobs, bool per_device) {
   RanksOptions options;
   options.inputs = inputs;
   options.policy = policy;
   options.rank_regex = rank_regex;
   options.jobs = jobs;
+  options.per_device = per_device;
   Result<RanksRun> run = Status::Error("not run");
   {
     py::gil_scoped_release unlocked;
@@ -147,13 +150,15 @@ PYBIND11_MODULE(_stepstat, m) {
   m.doc() = "stepstat's engine; use the stepstat package, not this module";
   // Never freed: a Python object must not be destroyed after the interpreter is finalized.
   error_type = new py::object(py::exception<std::exception>(m, "Error", PyExc_RuntimeError));
-  m.def("summarize", &PySummarize, py::arg("inputs"), py::arg("policy"), py::arg("details"));
+  m.def("summarize", &PySummarize, py::arg("inputs"), py::arg("policy"), py::arg("details"),
+        py::arg("device"));
   m.def("steps", &PySteps, py::arg("inputs"), py::arg("policy"), py::arg("steps_regex"));
-  m.def("partial", &PartialOf, py::arg("inputs"), py::arg("policy"), py::arg("rank_regex"));
+  m.def("partial", &PartialOf, py::arg("inputs"), py::arg("policy"), py::arg("rank_regex"),
+        py::arg("per_device"));
   m.def("merge_partials", &MergePartialTexts, py::arg("texts"), py::arg("names"));
   m.def("finish", &FinishJob, py::arg("texts"), py::arg("names"), py::arg("errors"));
   m.def("ranks", &RanksJob, py::arg("inputs"), py::arg("policy"), py::arg("rank_regex"),
-        py::arg("jobs"));
+        py::arg("jobs"), py::arg("per_device"));
   m.def("list_traces", &ListTraces, py::arg("inputs"));
   m.attr("PARTIAL_SCHEMA") = std::string(kPartialSchema);
   m.attr("RANKS_SCHEMA") = std::string(kRanksSchema);

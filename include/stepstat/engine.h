@@ -67,6 +67,12 @@ struct RunOptions {
   /// the median span). Empty: the whole trace. Steps are cut as `steps` says.
   std::string step;
 
+  /// RunSummary of the whole trace: only this device ("NVIDIA GB10 (0)", as the trace names
+  /// it; ListTraceDevices lists them): its GPU operations and the launch calls of its
+  /// kernels, with the device's own span, gaps and unions. Empty: every device. Not with
+  /// `step`.
+  std::string device;
+
   /// How RunSteps (and RunSummary with `step`) cut and judge steps.
   StepsOptions steps;
 

@@ -46,6 +46,10 @@ struct RanksOptions {
   std::filesystem::path output;
   /// As RunOptions::progress; also counts the traces done (ProgressSnapshot::files_*).
   ProgressMeter* progress = nullptr;
+  /// Split each trace by device (ListTraceDevices): one row per device, each exactly
+  /// `summarize --device` of that device, all with the trace's rank. A trace of one device
+  /// is one row, summarized whole. Partials (partials_dir) hold the trace's rows together.
+  bool per_device = false;
 };
 
 struct RanksRun {
@@ -67,9 +71,15 @@ Result<RanksRun> RunRanks(const RanksOptions& options);
 
 /// The partial of one trace (RunSummary's inputs and policy), numbered as RunRanks numbers
 /// it: from its path by `rank_regex`, else from a Kineto trace's distributedInfo.rank, else
-/// left to FinishRanks. Also fills `warnings` when not null.
+/// left to FinishRanks. Also fills `warnings` when not null. `per_device`: as
+/// RanksOptions::per_device, one rank row per device of the trace.
 Result<Partial> RunPartial(const RunOptions& options, const std::string& rank_regex = {},
-                           std::vector<std::string>* warnings = nullptr);
+                           std::vector<std::string>* warnings = nullptr, bool per_device = false);
+
+/// The devices of a trace's GPU operations (RunOptions::inputs as RunSummary takes them), as
+/// the trace names them, in natural order ("GPU (2)" before "GPU (10)"). One read of the
+/// GPU side. A trace that names no device has one, "".
+Result<std::vector<std::string>> ListTraceDevices(const RunOptions& options);
 
 /// The partial of a summary RunSummary made (of a whole trace), numbered as RunPartial does.
 Result<Partial> PartialOfSummary(const SummaryResult& summary, const std::string& rank_regex = {});

@@ -17,6 +17,9 @@ struct InputCheckOptions {
   /// match (4 per launch row: kernels of other streams interleave). Small enough that the
   /// check costs a few ms whatever the file's size.
   size_t gpu_rows = size_t{1} << 14;
+  /// Warn when the GPU rows hold several devices or processes (off when the caller asked
+  /// for one device: it knows).
+  bool note_several_devices = true;
 };
 
 struct InputCheckReport {

@@ -35,6 +35,11 @@ struct RankPartial {
   /// smallest numbers no other rank took (rank_source then becomes kRankFromOrder).
   std::optional<int64_t> rank;
   std::string rank_source;  ///< kRankFromRegex or kRankFromContent; empty while unnumbered
+  /// Set when the trace was split by device (`ranks --per-device`): the device as the trace
+  /// names it ("NVIDIA GB10 (1)"; empty when the trace names none). The row then holds that
+  /// device's figures alone, and a rank is identified by (rank, device): the devices of one
+  /// trace share its rank.
+  std::optional<std::string> device;
   std::string source_gpu_trace;
   std::optional<std::string> source_kernel_exec_trace;
   int64_t gpu_span_ns = 0;
@@ -81,7 +86,9 @@ struct PartialPolicy {
 struct Partial {
   PartialPolicy policy;
   PartialTotals totals;
-  std::vector<RankPartial> ranks;  ///< canonical order: numbered by rank, then the others by path
+  /// Canonical order: numbered by rank, then the others by path; a trace's devices in natural
+  /// order after that.
+  std::vector<RankPartial> ranks;
   /// How messages name this partial (the trace it was made from, or the partial file it was
   /// read from). Not written to JSON: it says where a partial is, not what it holds.
   std::string origin;
@@ -98,8 +105,9 @@ Partial MakePartial(const StepStats& stats, const Policy& policy, std::optional<
                     std::string_view rank_source = {});
 
 /// Associative and commutative, with Partial{} as identity. Errors, naming both partials'
-/// origins: different policies (or the same name with another hash), the same rank twice, the
-/// same trace twice, and a sum past int64.
+/// origins: different policies (or the same name with another hash), one rank in two traces,
+/// the same trace (or the same device of it) twice, a trace both whole and split by device,
+/// and a sum past int64.
 Result<Partial> MergePartials(Partial a, Partial b);
 
 /// The partial as JSON ("schema": kPartialSchema, integers only, Python json.dumps layout).

@@ -24,18 +24,21 @@ inline constexpr int64_t kStragglerPercentOverMedian = 5;
 struct RankRow {
   int64_t rank = 0;
   std::string rank_source;
-  StepStats stats;  ///< exactly what `summarize` computes for that trace
+  std::optional<std::string> device;  ///< split by device (RankPartial::device)
+  StepStats stats;                    ///< exactly what `summarize` computes for that trace
   bool straggler = false;
 };
 
-/// One measure across the ranks: nearest-rank percentiles (values some rank has), and the
-/// lowest-numbered rank at the minimum and at the maximum.
+/// One measure across the ranks (the rows: rank-devices when split by device): nearest-rank
+/// percentiles (values some row has), and the first row in order (lowest rank, then device)
+/// at the minimum and at the maximum.
 struct AcrossRanks {
   std::string name;     ///< e.g. "gpu_span_ns", "components.attention.milliseconds"
   bool integer = true;  ///< the values are the int64 fields below, else the doubles
   int64_t min_int = 0, p50_int = 0, p90_int = 0, max_int = 0;
   double min = 0, p50 = 0, p90 = 0, max = 0;
   int64_t min_rank = 0, max_rank = 0;
+  std::optional<std::string> min_device, max_device;  ///< when split by device
 };
 
 /// A file that could not be summarized; the others are still reported.
@@ -51,16 +54,19 @@ struct RanksReport {
   /// Its source fields are unused.
   StepStats totals;
   std::vector<AcrossRanks> across_ranks;  ///< span, busy %, gaps, kernel time, components
-  std::vector<RankRow> ranks;             ///< by rank
-  std::vector<RankError> errors;          ///< by input
+  std::vector<RankRow> ranks;             ///< by rank, then device
+  /// The rows are devices of ranks (`ranks --per-device`): some row has a device.
+  bool per_device = false;
+  std::vector<RankError> errors;  ///< by input
 };
 
 /// Numbers the unnumbered ranks and computes every float. Cannot fail: MergePartials has
 /// already refused two traces with one rank.
 RanksReport FinishRanks(const Partial& partial, std::vector<RankError> errors = {});
 
-/// "schema": kRanksSchema; ranks[] each holds rank, rank_source and straggler, then
-/// exactly the keys and values of `summarize`'s JSON of that trace.
+/// "schema": kRanksSchema; ranks[] each holds rank (and device, when split by device),
+/// rank_source and straggler, then exactly the keys and values of `summarize`'s JSON of that
+/// trace (of that device: `summarize --device`).
 std::string RanksToJson(const RanksReport& report);
 /// One row per rank (stragglers marked), the job's totals, the across-ranks spread.
 std::string RanksToTable(const RanksReport& report, const TextStyle& style);

@@ -62,6 +62,10 @@ namespace stepstat {
 struct SummaryInputs {
   TraceInput gpu;
   std::optional<TraceInput> launches;
+  /// When not empty: summarize only this device ("NVIDIA GB10 (0)", as the trace names it):
+  /// its GPU operations and the launch calls of its kernels, as if the trace held it alone.
+  /// Only the whole-trace summary (Summarize, SummarizeWithDetails) applies it.
+  std::string device;
 };
 
 /// Resolves INPUT arguments: trace files (kind detected from content) or nsys output bases
@@ -70,5 +74,10 @@ Result<SummaryInputs> ResolveInputs(const std::vector<std::string>& args);
 
 /// Reads the inputs (two files on two threads) and computes the summary under `policy`.
 Result<StepStats> Summarize(const SummaryInputs& inputs, const Policy& policy);
+
+/// The devices the GPU side names (SummaryInputs::device's spelling), each once, in order of
+/// first appearance; one pass over the GPU operations. A format without device names gives
+/// one empty name.
+Result<std::vector<std::string>> ListDevices(const SummaryInputs& inputs);
 
 }  // namespace stepstat

@@ -40,9 +40,10 @@ def _warn(messages):
         _warnings.warn(message, RuntimeWarning, stacklevel=3)
 
 
-def summarize(*inputs, policy="", details=False):
-    """The summary `stepstat summarize INPUT... --format json` prints, as a dict."""
-    text, messages = _stepstat.summarize(_paths(inputs), policy, details)
+def summarize(*inputs, policy="", details=False, device=""):
+    """The summary `stepstat summarize INPUT... --format json` prints, as a dict.
+    `device`: that GPU alone (`--device`, named as the trace names it)."""
+    text, messages = _stepstat.summarize(_paths(inputs), policy, details, device)
     _warn(messages)
     return json.loads(text)
 
@@ -87,10 +88,12 @@ class Partial:
         return f"<stepstat.Partial {self.name}: {ranks} rank{'s' if ranks != 1 else ''}>"
 
 
-def partial(*inputs, policy="", rank_regex=""):
-    """The partial of one trace (`stepstat summarize --partial-out`), numbered from its path."""
+def partial(*inputs, policy="", rank_regex="", per_device=False):
+    """The partial of one trace (`stepstat summarize --partial-out`), numbered from its path.
+    `per_device`: one rank row per GPU of the trace, as `stepstat ranks --per-device`."""
     paths = _paths(inputs)
-    return Partial(_stepstat.partial(paths, policy, rank_regex), paths[0] if paths else "")
+    return Partial(_stepstat.partial(paths, policy, rank_regex, per_device),
+                   paths[0] if paths else "")
 
 
 def _texts(partials):
@@ -119,9 +122,10 @@ def merge(partials, errors=()):
     return json.loads(_stepstat.finish(texts, names, list(errors)))
 
 
-def ranks(*inputs, policy="", rank_regex="", jobs=0):
-    """`stepstat ranks PATH... --format json`, as a dict (a failed trace is in errors[])."""
-    return json.loads(_stepstat.ranks(_paths(inputs), policy, rank_regex, jobs))
+def ranks(*inputs, policy="", rank_regex="", jobs=0, per_device=False):
+    """`stepstat ranks PATH... --format json`, as a dict (a failed trace is in errors[]);
+    `per_device`: `--per-device`."""
+    return json.loads(_stepstat.ranks(_paths(inputs), policy, rank_regex, jobs, per_device))
 
 
 def dumps(value):

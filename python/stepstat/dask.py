@@ -27,26 +27,28 @@ from stepstat import _stepstat
 MERGE_BATCH = 256
 
 
-def summarize_partial(path, policy, policy_text, rank_regex):
+def summarize_partial(path, policy, policy_text, rank_regex, per_device=False):
     """The task a worker runs: ("ok", path, partial JSON) or ("error", path, message)."""
     import stepstat as worker_stepstat  # the worker's own installation
 
     try:
         if policy_text is None:
             return ("ok", path, worker_stepstat.partial(path, policy=policy,
-                                                        rank_regex=rank_regex).text)
+                                                        rank_regex=rank_regex,
+                                                        per_device=per_device).text)
         # The policy came as text: a file of the same name, so messages name it as the CLI.
         with tempfile.TemporaryDirectory(prefix="stepstat-policy-") as folder:
             policy_file = os.path.join(folder, os.path.basename(policy))
             with open(policy_file, "w", encoding="utf-8") as f:
                 f.write(policy_text)
             return ("ok", path, worker_stepstat.partial(path, policy=policy_file,
-                                                        rank_regex=rank_regex).text)
+                                                        rank_regex=rank_regex,
+                                                        per_device=per_device).text)
     except worker_stepstat.Error as error:
         return ("error", path, str(error))
 
 
-def run_job(client, paths, policy="", rank_regex=""):
+def run_job(client, paths, policy="", rank_regex="", per_device=False):
     """Maps every trace of `paths` to the workers and merges their partials as they come.
     Returns the stepstat.ranks/1 JSON text and the number of traces that failed."""
     from distributed import as_completed
@@ -57,7 +59,7 @@ def run_job(client, paths, policy="", rank_regex=""):
         with open(policy, encoding="utf-8") as f:
             policy_text = f.read()
     futures = client.map(summarize_partial, traces, policy=policy, policy_text=policy_text,
-                         rank_regex=rank_regex, pure=False)
+                         rank_regex=rank_regex, per_device=per_device, pure=False)
     # Partials merge in batches as they arrive: each merge re-reads the job so far, so one
     # merge per trace would cost the square of the job's size.
     job = None
@@ -115,6 +117,8 @@ def main(argv=None):
     parser.add_argument("-o", "--output", default="-", help="write the job's JSON here")
     parser.add_argument("--policy", default="", help="a policy TOML file or built-in name")
     parser.add_argument("--rank-regex", default="", help="as `stepstat ranks --rank-regex`")
+    parser.add_argument("--per-device", action="store_true",
+                        help="as `stepstat ranks --per-device`: one row per GPU of a trace")
     args = parser.parse_args(argv)
 
     from distributed import Client
@@ -131,7 +135,8 @@ def main(argv=None):
         else:
             client = Client(args.scheduler)
         with client:
-            text, failed = run_job(client, args.paths, args.policy, args.rank_regex)
+            text, failed = run_job(client, args.paths, args.policy, args.rank_regex,
+                                   args.per_device)
     except stepstat.Error as error:
         print(f"stepstat: {error}", file=sys.stderr)
         return 2

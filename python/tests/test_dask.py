@@ -42,6 +42,8 @@ class DaskTest(unittest.TestCase):
             raise unittest.SkipTest("distributed is not installed (scripts/setup installs it)")
         cls.folder = make_job(ranks=4)
         cls.want = cli("ranks", "job", "--format", "json", cwd=cls.folder)
+        cls.want_per_device = cli("ranks", "job", "--per-device", "--format", "json",
+                                  cwd=cls.folder)
 
     @classmethod
     def tearDownClass(cls):
@@ -61,14 +63,16 @@ class DaskTest(unittest.TestCase):
         self.assertEqual(self.run_runner("--local", "2"), self.want)
 
     def test_partials_merged_in_small_batches_give_the_same_bytes(self):
+        # --per-device travels to the workers too (each row then names its device).
         out = os.path.join(self.folder, "batches.json")
         code = ("import sys, stepstat.dask as d; d.MERGE_BATCH = 2; "
-                f"sys.exit(d.main(['job', '--local', '2', '-o', {out!r}]))")
+                f"sys.exit(d.main(['job', '--local', '2', '--per-device', '-o', {out!r}]))")
         done = subprocess.run([PYTHON, "-c", code], cwd=self.folder, capture_output=True,
                               text=True, timeout=LIMIT_S)
         self.assertEqual(done.returncode, 0, done.stderr)
         with open(out, encoding="utf-8") as f:
-            self.assertEqual(f.read(), self.want)
+            self.assertEqual(f.read(), self.want_per_device)
+        self.assertIn('"device": "NVIDIA GB10 (0)"', self.want_per_device)
 
     def test_a_scheduler_and_worker_from_the_shell_write_the_cli_bytes(self):
         scheduler_file = os.path.join(self.folder, "scheduler.json")

@@ -24,7 +24,9 @@ Result<RunContext> Prepare(const RunOptions& options, const StepsInputs& inputs,
   RunContext context;
   context.inputs = DescribeInputs(inputs);
   if (check) {
-    ASSIGN_OR_RETURN(InputCheckReport checks, CheckInputs(inputs.trace));
+    InputCheckOptions check_options;
+    check_options.note_several_devices = options.device.empty();
+    ASSIGN_OR_RETURN(InputCheckReport checks, CheckInputs(inputs.trace, check_options));
     context.warnings = std::move(checks.warnings);
     context.devices = std::move(checks.devices);
   }
@@ -59,9 +61,13 @@ Result<Policy> ChoosePolicy(std::string_view choice) {
 Result<SummaryResult> RunSummary(const RunOptions& options) {
   ProgressScope progress(options.progress);
   ASSIGN_OR_RETURN(Policy policy, ChoosePolicy(options.policy));
+  if (!options.device.empty() && !options.step.empty()) {
+    return Status::Error("one device of one step is not supported yet: give --device or --step");
+  }
   StepsInputs inputs;
   if (options.step.empty()) {
     ASSIGN_OR_RETURN(SummaryInputs trace, ResolveSummaryInputs(options));
+    trace.device = options.device;
     inputs = WithoutRanges(std::move(trace));
   } else {
     ASSIGN_OR_RETURN(inputs, ResolveStepsRunInputs(options));

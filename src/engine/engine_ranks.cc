@@ -7,11 +7,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <thread>
 #include <utility>
 
+#include "engine/engine_inputs.h"
 #include "engine/engine_progress.h"
 #include "io/read_progress.h"
 #include "ranks/thread_pool.h"
@@ -95,11 +97,43 @@ struct RankOutcome {
 
 }  // namespace
 
+Result<std::vector<std::string>> ListTraceDevices(const RunOptions& options) {
+  ASSIGN_OR_RETURN(SummaryInputs inputs, ResolveSummaryInputs(options));
+  ASSIGN_OR_RETURN(std::vector<std::string> devices, ListDevices(inputs));
+  std::sort(devices.begin(), devices.end(), [](const std::string& a, const std::string& b) {
+    return NaturalLess(a, b) || (!NaturalLess(b, a) && a < b);
+  });
+  return devices;
+}
+
 Result<Partial> RunPartial(const RunOptions& options, const std::string& rank_regex,
-                           std::vector<std::string>* warnings) {
-  ASSIGN_OR_RETURN(SummaryResult summary, RunSummary(options));
-  if (warnings) *warnings = summary.context.warnings;
-  return PartialOfSummary(summary, rank_regex);
+                           std::vector<std::string>* warnings, bool per_device) {
+  if (warnings) warnings->clear();
+  std::vector<std::string> devices = {""};
+  if (per_device) {
+    ASSIGN_OR_RETURN(devices, ListTraceDevices(options));
+    if (devices.empty()) devices = {""};  // no GPU operation: RunSummary says so
+  }
+  // One device: the whole trace is that device's (and a launch source that names no device,
+  // a cuda_api_trace, still counts).
+  const bool split = devices.size() > 1;
+  Partial trace;
+  for (const std::string& device : devices) {
+    RunOptions one = options;
+    if (split) one.device = device;
+    ASSIGN_OR_RETURN(SummaryResult summary, RunSummary(one));
+    if (warnings) {
+      for (std::string& warning : summary.context.warnings) {
+        if (std::find(warnings->begin(), warnings->end(), warning) == warnings->end()) {
+          warnings->push_back(std::move(warning));
+        }
+      }
+    }
+    ASSIGN_OR_RETURN(Partial partial, PartialOfSummary(summary, rank_regex));
+    if (per_device) partial.ranks.front().device = device;
+    ASSIGN_OR_RETURN(trace, MergePartials(std::move(trace), std::move(partial)));
+  }
+  return trace;
 }
 
 Result<Partial> PartialOfSummary(const SummaryResult& summary, const std::string& rank_regex) {
@@ -157,10 +191,13 @@ Result<RanksRun> RunRanks(const RanksOptions& options) {
   std::stable_sort(order.begin(), order.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
 
-  // Every trace planned now, so the total does not wait for the last task to start.
+  // Every trace planned now, so the total does not wait for the last task to start
+  // (split by device, the runs plan their own reads: see below).
   if (ProgressMeter* meter = InstalledProgress()) {
     meter->AddFiles(static_cast<int64_t>(traces.size()));
-    for (const fs::path& trace : traces) meter->AddPlanned(InputArgumentBytes(trace));
+    if (!options.per_device) {
+      for (const fs::path& trace : traces) meter->AddPlanned(InputArgumentBytes(trace));
+    }
   }
   std::vector<RankOutcome> outcomes(traces.size());
   size_t jobs =
@@ -173,8 +210,12 @@ Result<RanksRun> RunRanks(const RanksOptions& options) {
     run.policy = options.policy;
     run.output = options.output;
     run.progress = options.progress;
-    PlannedByCaller planned;
-    Result<Partial> partial = RunPartial(run, options.rank_regex, &outcome.warnings);
+    // Split by device, a trace is read once per device and once to list them: each of
+    // those runs plans its own reads, so the total grows as traces start (never shrinks).
+    std::optional<PlannedByCaller> planned;
+    if (!options.per_device) planned.emplace();
+    Result<Partial> partial =
+        RunPartial(run, options.rank_regex, &outcome.warnings, options.per_device);
     if (options.progress != nullptr) options.progress->FileDone();
     if (!partial.ok()) {
       outcome.error = RankError{traces[i].string(), partial.status().message()};

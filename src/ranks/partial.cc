@@ -35,13 +35,28 @@ class Fnv1a64 {
   uint64_t hash_ = 0xcbf29ce484222325ULL;
 };
 
-/// The canonical order: numbered ranks by number, then the unnumbered by natural path order.
+/// Natural order, then bytewise: a total order.
+bool TextBefore(std::string_view a, std::string_view b) {
+  if (NaturalLess(a, b)) return true;
+  if (NaturalLess(b, a)) return false;
+  return a < b;
+}
+
+/// No device (a whole trace) before any device, devices in natural order.
+bool DeviceBefore(const std::optional<std::string>& a, const std::optional<std::string>& b) {
+  if (a.has_value() != b.has_value()) return !a.has_value();
+  return a && TextBefore(*a, *b);
+}
+
+/// The canonical order: numbered ranks by number, then the unnumbered by natural path order;
+/// within a rank (a trace), its devices in natural order.
 bool RankBefore(const RankPartial& a, const RankPartial& b) {
   if (a.rank.has_value() != b.rank.has_value()) return a.rank.has_value();
   if (a.rank && *a.rank != *b.rank) return *a.rank < *b.rank;
-  if (NaturalLess(a.source_gpu_trace, b.source_gpu_trace)) return true;
-  if (NaturalLess(b.source_gpu_trace, a.source_gpu_trace)) return false;
-  return a.source_gpu_trace < b.source_gpu_trace;
+  if (a.source_gpu_trace != b.source_gpu_trace) {
+    return TextBefore(a.source_gpu_trace, b.source_gpu_trace);
+  }
+  return DeviceBefore(a.device, b.device);
 }
 
 struct Adder {
@@ -172,19 +187,28 @@ Result<Partial> MergePartials(Partial a, Partial b) {
   std::vector<const RankPartial*> by_path;
   by_path.reserve(ranks.size());
   for (const RankPartial& r : ranks) by_path.push_back(&r);
+  // So would one device of it twice, or the whole trace beside one of its devices.
   std::sort(by_path.begin(), by_path.end(), [](const RankPartial* x, const RankPartial* y) {
-    return x->source_gpu_trace < y->source_gpu_trace;
+    if (x->source_gpu_trace != y->source_gpu_trace) {
+      return x->source_gpu_trace < y->source_gpu_trace;
+    }
+    return DeviceBefore(x->device, y->device);
   });
   for (size_t i = 1; i < by_path.size(); ++i) {
-    if (by_path[i - 1]->source_gpu_trace == by_path[i]->source_gpu_trace) {
-      return Status::Error(fmt::format("{}: summarized twice (in {} and in {})",
-                                       by_path[i]->source_gpu_trace, a.origin, b.origin));
+    const RankPartial& x = *by_path[i - 1];
+    const RankPartial& y = *by_path[i];
+    if (x.source_gpu_trace == y.source_gpu_trace &&
+        (!x.device || !y.device || *x.device == *y.device)) {
+      std::string what = x.device && y.device ? " device " + *y.device : std::string();
+      return Status::Error(fmt::format("{}{}: summarized twice (in {} and in {})",
+                                       y.source_gpu_trace, what, a.origin, b.origin));
     }
   }
+  // The devices of one trace share its rank; two traces never do.
   for (size_t i = 1; i < ranks.size(); ++i) {
     const RankPartial& x = ranks[i - 1];
     const RankPartial& y = ranks[i];
-    if (x.rank && y.rank && *x.rank == *y.rank) {
+    if (x.rank && y.rank && *x.rank == *y.rank && x.source_gpu_trace != y.source_gpu_trace) {
       return Status::Error(fmt::format("{} and {} are both rank {}", x.source_gpu_trace,
                                        y.source_gpu_trace, *x.rank));
     }

@@ -46,8 +46,10 @@ void WriteRank(JsonWriter& json, const RankPartial& r) {
   } else {
     json.Null();
   }
-  json.Field("rank_source", r.rank_source)
-      .Field("source_gpu_trace", r.source_gpu_trace)
+  json.Field("rank_source", r.rank_source);
+  // Only in partials split by device, so that whole-trace partials keep their bytes.
+  if (r.device) json.Field("device", *r.device);
+  json.Field("source_gpu_trace", r.source_gpu_trace)
       .Field("source_kernel_exec_trace", r.source_kernel_exec_trace)
       .Field("gpu_span_ns", r.gpu_span_ns)
       .Field("gpu_operation_count", r.gpu_operation_count)
@@ -94,6 +96,12 @@ class Fields {
       Fail(fmt::format("\"{}\" is not a string", key));
     }
     return std::string(text);
+  }
+  /// A string that may be absent (a field added since the schema's first version).
+  std::optional<std::string> OptionalText(std::string_view key) {
+    dom::element value;
+    if (!status_->ok() || object_[key].get(value)) return std::nullopt;
+    return Text(key);
   }
   std::optional<std::string> TextOrNull(std::string_view key) {
     dom::element value = Element(key);
@@ -244,6 +252,7 @@ Result<Partial> PartialFromJson(std::string_view json, std::string_view origin) 
     if (status.ok() && r.rank.has_value() == r.rank_source.empty()) {
       fields.Fail("has a rank without its source, or a source without a rank");
     }
+    r.device = fields.OptionalText("device");
     r.source_gpu_trace = fields.Text("source_gpu_trace");
     r.source_kernel_exec_trace = fields.TextOrNull("source_kernel_exec_trace");
     r.gpu_span_ns = fields.Count("gpu_span_ns");

@@ -61,22 +61,36 @@ T Percentile(const std::vector<std::pair<T, int64_t>>& sorted, int64_t p) {
   return sorted[index == 0 ? 0 : index - 1].first;
 }
 
-/// (value, rank) of every row, sorted: ties go to the lowest rank.
+/// (value, row index) of every row, sorted: ties go to the first row (rows are in order of
+/// rank, then device).
 template <typename T, typename Value>
 std::vector<std::pair<T, int64_t>> SortedValues(const std::vector<RankRow>& rows, Value value) {
   std::vector<std::pair<T, int64_t>> sorted;
   sorted.reserve(rows.size());
-  for (const RankRow& row : rows) sorted.emplace_back(value(row.stats), row.rank);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    sorted.emplace_back(value(rows[i].stats), static_cast<int64_t>(i));
+  }
   std::sort(sorted.begin(), sorted.end());
   return sorted;
 }
 
-/// The lowest rank among those at the maximum, as at the minimum.
+/// The first row among those at the maximum, as at the minimum.
 template <typename T>
-int64_t RankAtMax(const std::vector<std::pair<T, int64_t>>& sorted) {
+int64_t RowAtMax(const std::vector<std::pair<T, int64_t>>& sorted) {
   return std::lower_bound(sorted.begin(), sorted.end(), sorted.back().first,
                           [](const auto& item, T v) { return item.first < v; })
       ->second;
+}
+
+/// The rank (and device) of the rows at the minimum and the maximum.
+void NameRows(AcrossRanks& across, const std::vector<RankRow>& rows, int64_t min_row,
+              int64_t max_row) {
+  const RankRow& min = rows[static_cast<size_t>(min_row)];
+  const RankRow& max = rows[static_cast<size_t>(max_row)];
+  across.min_rank = min.rank;
+  across.max_rank = max.rank;
+  across.min_device = min.device;
+  across.max_device = max.device;
 }
 
 template <typename Value>
@@ -89,8 +103,7 @@ AcrossRanks AcrossInt(std::string name, const std::vector<RankRow>& rows, Value 
   across.p50_int = Percentile(sorted, 50);
   across.p90_int = Percentile(sorted, 90);
   across.max_int = sorted.back().first;
-  across.min_rank = sorted.front().second;
-  across.max_rank = RankAtMax(sorted);
+  NameRows(across, rows, sorted.front().second, RowAtMax(sorted));
   return across;
 }
 
@@ -108,8 +121,7 @@ AcrossRanks AcrossDouble(std::string name, const std::vector<RankRow>& rows, Val
   across.p50 = to_double(Percentile(sorted, 50));
   across.p90 = to_double(Percentile(sorted, 90));
   across.max = to_double(sorted.back().first);
-  across.min_rank = sorted.front().second;
-  across.max_rank = RankAtMax(sorted);
+  NameRows(across, rows, sorted.front().second, RowAtMax(sorted));
   return across;
 }
 
@@ -125,16 +137,23 @@ RanksReport FinishRanks(const Partial& partial, std::vector<RankError> errors) {
     if (r.rank) taken.insert(*r.rank);
   }
   int64_t next_free = 0;
+  const std::string* last_unnumbered = nullptr;  // its devices follow it: they share its number
   for (const RankPartial& r : partial.ranks) {
     RankRow row;
     if (r.rank) {
       row.rank = *r.rank;
       row.rank_source = r.rank_source;
     } else {
-      while (taken.count(next_free)) ++next_free;
-      row.rank = next_free++;
+      if (last_unnumbered == nullptr || *last_unnumbered != r.source_gpu_trace) {
+        while (taken.count(next_free)) ++next_free;
+        ++next_free;
+      }
+      last_unnumbered = &r.source_gpu_trace;
+      row.rank = next_free - 1;
       row.rank_source = std::string(kRankFromOrder);
     }
+    row.device = r.device;
+    if (r.device) report.per_device = true;
     row.stats = Stats(policy,
                       {r.gpu_span_ns, r.gpu_operation_count, r.kernel_count, r.kernel_time_ns,
                        r.gap_count, r.gap_total_ns, r.gap_max_ns, r.has_launches, r.launch_union_ns,
@@ -142,8 +161,9 @@ RanksReport FinishRanks(const Partial& partial, std::vector<RankError> errors) {
                       {r.source_gpu_trace, r.source_kernel_exec_trace});
     report.ranks.push_back(std::move(row));
   }
-  std::sort(report.ranks.begin(), report.ranks.end(),
-            [](const RankRow& a, const RankRow& b) { return a.rank < b.rank; });
+  // Stable: a rank's devices stay in the partial's (natural) order.
+  std::stable_sort(report.ranks.begin(), report.ranks.end(),
+                   [](const RankRow& a, const RankRow& b) { return a.rank < b.rank; });
 
   const PartialTotals& t = partial.totals;
   report.totals =

@@ -21,14 +21,24 @@ void WriteAcross(JsonWriter& json, const AcrossRanks& a) {
   json.Key(a.name).BeginObject();
   if (a.integer) {
     json.Field("min", a.min_int).Field("min_rank", a.min_rank);
+  } else {
+    json.Field("min", a.min).Field("min_rank", a.min_rank);
+  }
+  if (a.min_device) json.Field("min_device", *a.min_device);
+  if (a.integer) {
     json.Field("p50", a.p50_int).Field("p90", a.p90_int);
     json.Field("max", a.max_int).Field("max_rank", a.max_rank);
   } else {
-    json.Field("min", a.min).Field("min_rank", a.min_rank);
     json.Field("p50", a.p50).Field("p90", a.p90);
     json.Field("max", a.max).Field("max_rank", a.max_rank);
   }
+  if (a.max_device) json.Field("max_device", *a.max_device);
   json.EndObject();
+}
+
+// A row's rank as tables print it: "3", or "3 NVIDIA GB10 (1)" when split by device.
+std::string RowName(int64_t rank, const std::optional<std::string>& device) {
+  return device ? std::to_string(rank) + " " + *device : std::to_string(rank);
 }
 
 // RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled.
@@ -64,16 +74,26 @@ std::string RanksToJson(const RanksReport& report) {
   for (const AcrossRanks& across : report.across_ranks) WriteAcross(json, across);
   json.EndObject();
   json.Key("stragglers").BeginObject().Field("rule", StragglerRule()).Key("ranks").BeginArray();
+  std::optional<int64_t> last_straggler;  // a rank once, however many of its devices straggle
   for (const RankRow& row : report.ranks) {
-    if (row.straggler) json.Int(row.rank);
+    if (row.straggler && last_straggler != row.rank) json.Int(row.rank);
+    if (row.straggler) last_straggler = row.rank;
   }
-  json.EndArray().EndObject();
+  json.EndArray();
+  if (report.per_device) {
+    json.Key("devices").BeginArray();
+    for (const RankRow& row : report.ranks) {
+      if (!row.straggler) continue;
+      json.BeginObject().Field("rank", row.rank).Field("device", row.device).EndObject();
+    }
+    json.EndArray();
+  }
+  json.EndObject();
   json.Key("ranks").BeginArray();
   for (const RankRow& row : report.ranks) {
-    json.BeginObject()
-        .Field("rank", row.rank)
-        .Field("rank_source", row.rank_source)
-        .Field("straggler", row.straggler);
+    json.BeginObject().Field("rank", row.rank);
+    if (row.device) json.Field("device", *row.device);
+    json.Field("rank_source", row.rank_source).Field("straggler", row.straggler);
     WriteStepStatsFields(json, row.stats);
     json.EndObject();
   }
@@ -89,27 +109,41 @@ std::string RanksToJson(const RanksReport& report) {
 }
 
 std::string RanksToTable(const RanksReport& report, const TextStyle& style) {
+  std::string rows = fmt::format("{} ranks", report.ranks.size());
+  if (report.per_device) {
+    size_t ranks = 0;
+    for (size_t i = 0; i < report.ranks.size(); ++i) {
+      if (i == 0 || report.ranks[i].rank != report.ranks[i - 1].rank) ++ranks;
+    }
+    rows = fmt::format("{} devices of {} ranks", report.ranks.size(), ranks);
+  }
   std::string out = fmt::format(
-      "{} ranks, policy {}; job totals (each rank's own span, summed): span {} ms, kernel "
+      "{}, policy {}; job totals (each {} own span, summed): span {} ms, kernel "
       "time {} ms, busy {} % of span, gaps {} ms\n\n",
-      report.ranks.size(), EscapeForTerminal(report.policy.name),
+      rows, EscapeForTerminal(report.policy.name), report.per_device ? "device's" : "rank's",
       FormatMs(report.totals.gpu_span_ns), FormatMs(report.totals.kernel_time_ns),
       FormatPercent(report.totals.kernel_busy_percent_of_span),
       FormatMs(report.totals.launch_gaps.total_ns));
   TextTable table;
-  table.Column("rank", TextTable::kRight)
-      .Column("", TextTable::kLeft)
+  table.Column("rank", TextTable::kRight);
+  if (report.per_device) table.Column("device", TextTable::kLeft, {0, 8});
+  table.Column("", TextTable::kLeft)
       .Column("span ms", TextTable::kRight)
       .Column("busy % of span", TextTable::kRight, {3, 0})
       .Column("gaps ms", TextTable::kRight, {2, 0})
       .Column("kernel ms", TextTable::kRight, {1, 0})
       .Column("trace", TextTable::kLeft, {0, 12});
   for (const RankRow& row : report.ranks) {
-    table.Row({std::to_string(row.rank), row.straggler ? "straggler" : "",
-               FormatMs(row.stats.gpu_span_ns),
-               FormatPercent(row.stats.kernel_busy_percent_of_span),
-               FormatMs(row.stats.launch_gaps.total_ns), FormatMs(row.stats.kernel_time_ns),
-               DisplayName(row.stats.source_gpu_trace, 200, style)});
+    std::vector<std::string> cells = {std::to_string(row.rank)};
+    if (report.per_device) cells.push_back(DisplayName(row.device.value_or(""), 200, style));
+    for (std::string cell :
+         {std::string(row.straggler ? "straggler" : ""), FormatMs(row.stats.gpu_span_ns),
+          FormatPercent(row.stats.kernel_busy_percent_of_span),
+          FormatMs(row.stats.launch_gaps.total_ns), FormatMs(row.stats.kernel_time_ns),
+          DisplayName(row.stats.source_gpu_trace, 200, style)}) {
+      cells.push_back(std::move(cell));
+    }
+    table.Row(cells);
   }
   out += table.Render(2, style);
   out += fmt::format("\nstragglers: {}\n\n", StragglerRule());
@@ -127,9 +161,10 @@ std::string RanksToTable(const RanksReport& report, const TextStyle& style) {
                            ? a.name.substr(0, a.name.size() - 3) + " ms"
                            : a.name;
     across.Row({DisplayName(name, 200, style), AcrossCell(a, a.min, a.min_int),
-                std::to_string(a.min_rank), AcrossCell(a, a.p50, a.p50_int),
-                AcrossCell(a, a.p90, a.p90_int), AcrossCell(a, a.max, a.max_int),
-                std::to_string(a.max_rank)});
+                DisplayName(RowName(a.min_rank, a.min_device), 200, style),
+                AcrossCell(a, a.p50, a.p50_int), AcrossCell(a, a.p90, a.p90_int),
+                AcrossCell(a, a.max, a.max_int),
+                DisplayName(RowName(a.max_rank, a.max_device), 200, style)});
   }
   out += across.Render(2, style);
   for (const RankError& error : report.errors) {
@@ -140,8 +175,9 @@ std::string RanksToTable(const RanksReport& report, const TextStyle& style) {
 }
 
 std::string RanksToCsv(const RanksReport& report) {
-  std::string out =
-      "rank,rank_source,straggler,source_gpu_trace,source_kernel_exec_trace,gpu_span_ns,"
+  std::string out = report.per_device ? "rank,device," : "rank,";
+  out +=
+      "rank_source,straggler,source_gpu_trace,source_kernel_exec_trace,gpu_span_ns,"
       "gpu_operation_count,kernel_count,kernel_time_ns,kernel_busy_percent_of_span,"
       "positive_gap_count,gap_total_ns,gap_maximum_ns,launch_api_union_ns,"
       "launch_api_gpu_overlap_ns";
@@ -151,12 +187,14 @@ std::string RanksToCsv(const RanksReport& report) {
   out += "\n";
   for (const RankRow& row : report.ranks) {
     const StepStats& s = row.stats;
+    out += std::to_string(row.rank) + ",";
+    if (report.per_device) out += CsvField(row.device.value_or("")) + ",";
     out += fmt::format(
-        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", row.rank, row.rank_source,
-        row.straggler ? 1 : 0, CsvField(s.source_gpu_trace),
-        CsvField(s.source_kernel_exec_trace.value_or("")), s.gpu_span_ns, s.gpu_operation_count,
-        s.kernel_count, s.kernel_time_ns, PythonFloat(s.kernel_busy_percent_of_span),
-        s.launch_gaps.positive_gap_count, s.launch_gaps.total_ns, s.launch_gaps.maximum_ns,
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{}", row.rank_source, row.straggler ? 1 : 0,
+        CsvField(s.source_gpu_trace), CsvField(s.source_kernel_exec_trace.value_or("")),
+        s.gpu_span_ns, s.gpu_operation_count, s.kernel_count, s.kernel_time_ns,
+        PythonFloat(s.kernel_busy_percent_of_span), s.launch_gaps.positive_gap_count,
+        s.launch_gaps.total_ns, s.launch_gaps.maximum_ns,
         s.cpu_gpu_overlap ? std::to_string(s.cpu_gpu_overlap->launch_api_union_ns) : std::string(),
         s.cpu_gpu_overlap ? std::to_string(s.cpu_gpu_overlap->launch_api_gpu_overlap_ns)
                           : std::string());

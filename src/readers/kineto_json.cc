@@ -185,6 +185,7 @@ class Finisher {
       call.kernel_start_ns = kernel.start_ns;
       call.kernel_duration_ns = kernel.duration_ns;
       call.kernel_name = kernel.name;
+      call.device = kernel.device;  // a launch belongs to its kernel's device
       int64_t queue = kernel.start_ns - call.api_end_ns();
       call.queue_duration_ns = queue >= 0 ? queue : -1;
     };

@@ -44,42 +44,6 @@ enum Column : int {
   kExtra2,  // kernel: shortName; memcpy: copyKind
 };
 
-// `printf('%s (%d)', gpu.name, deviceId)`, as nsys's cuda_gpu_trace Device column.
-class DeviceNames {
- public:
-  Status Load(ExportContext& context) {
-    const char* table = context.HasTable("TARGET_INFO_GPU")        ? "TARGET_INFO_GPU"
-                        : context.HasTable("TARGET_INFO_CUDA_GPU") ? "TARGET_INFO_CUDA_GPU"
-                                                                   : nullptr;
-    if (table == nullptr) return Status::Ok();
-    ASSIGN_OR_RETURN(auto columns, context.db().Columns(table));
-    if (!columns.contains("id") || !columns.contains("name")) return Status::Ok();
-    ASSIGN_OR_RETURN(
-        SqliteStatement stmt,
-        context.db().Prepare(std::string("SELECT id, name FROM ") + table + " ORDER BY rowid"));
-    for (;;) {
-      ASSIGN_OR_RETURN(bool row, stmt.Step());
-      if (!row) break;
-      gpu_names_.emplace(stmt.Int64(0), std::string(stmt.Text(1)));  // first row per id wins
-    }
-    return Status::Ok();
-  }
-
-  NameId Get(int64_t device_id, StringPool& pool) {
-    if (auto it = ids_.find(device_id); it != ids_.end()) return it->second;
-    std::string name;
-    if (auto it = gpu_names_.find(device_id); it != gpu_names_.end()) name = it->second;
-    name += " (" + std::to_string(device_id) + ")";
-    NameId id = pool.Intern(name);
-    ids_.emplace(device_id, id);
-    return id;
-  }
-
- private:
-  std::unordered_map<int64_t, std::string> gpu_names_;
-  std::unordered_map<int64_t, NameId> ids_;
-};
-
 class CopyKindNames {
  public:
   Status Load(ExportContext& context) {
@@ -161,8 +125,7 @@ Result<std::optional<Cursor>> OpenCursor(ExportContext& context, std::string tab
 
 class GpuOpReader {
  public:
-  GpuOpReader(ExportContext& context, std::vector<KernelRef>* kernels)
-      : context_(context), kernels_(kernels) {}
+  explicit GpuOpReader(ExportContext& context) : context_(context) {}
 
   Status Init() {
     RETURN_IF_ERROR(devices_.Load(context_));
@@ -197,11 +160,6 @@ class GpuOpReader {
     switch (cursor.kind) {
       case OpKind::kKernel: {
         ASSIGN_OR_RETURN(op.name, KernelName(cursor.table, row, op.line));
-        std::optional<int64_t> correlation = row.OptionalInt64(kCorrelationId);
-        if (correlation && kernels_ != nullptr) {
-          kernels_->push_back(
-              {pid.value_or(0), *correlation, op.start_ns, op.duration_ns, op.name});
-        }
         break;
       }
       case OpKind::kMemcpy:
@@ -231,7 +189,6 @@ class GpuOpReader {
   }
 
   ExportContext& context_;
-  std::vector<KernelRef>* kernels_;  ///< null: no launch join follows
   DeviceNames devices_;
   CopyKindNames copy_kinds_;
   NameId memset_name_ = 0;
@@ -240,9 +197,35 @@ class GpuOpReader {
 
 }  // namespace
 
-Result<int64_t> ReadGpuOps(ExportContext& context, TraceSink& sink,
-                           std::vector<KernelRef>* kernels) {
-  GpuOpReader reader(context, kernels);
+Status DeviceNames::Load(ExportContext& context) {
+  const char* table = context.HasTable("TARGET_INFO_GPU")        ? "TARGET_INFO_GPU"
+                      : context.HasTable("TARGET_INFO_CUDA_GPU") ? "TARGET_INFO_CUDA_GPU"
+                                                                 : nullptr;
+  if (table == nullptr) return Status::Ok();
+  ASSIGN_OR_RETURN(auto columns, context.db().Columns(table));
+  if (!columns.contains("id") || !columns.contains("name")) return Status::Ok();
+  ASSIGN_OR_RETURN(SqliteStatement stmt, context.db().Prepare(std::string("SELECT id, name FROM ") +
+                                                              table + " ORDER BY rowid"));
+  for (;;) {
+    ASSIGN_OR_RETURN(bool row, stmt.Step());
+    if (!row) break;
+    gpu_names_.emplace(stmt.Int64(0), std::string(stmt.Text(1)));  // first row per id wins
+  }
+  return Status::Ok();
+}
+
+NameId DeviceNames::Get(int64_t device_id, StringPool& pool) {
+  if (auto it = ids_.find(device_id); it != ids_.end()) return it->second;
+  std::string name;
+  if (auto it = gpu_names_.find(device_id); it != gpu_names_.end()) name = it->second;
+  name += " (" + std::to_string(device_id) + ")";
+  NameId id = pool.Intern(name);
+  ids_.emplace(device_id, id);
+  return id;
+}
+
+Result<int64_t> ReadGpuOps(ExportContext& context, TraceSink& sink) {
+  GpuOpReader reader(context);
   RETURN_IF_ERROR(reader.Init());
   std::vector<Cursor> cursors;
   const std::pair<const char*, OpKind> kTables[] = {

@@ -20,22 +20,6 @@ inline constexpr size_t kBatchSize = 4096;
 /// nsys's GlobalId packs the process into the bits above the low 24 (the thread).
 inline constexpr uint64_t kGlobalPidMask = 0xFFFFFFFFFF000000ULL;
 
-/// What the launch join needs of one kernel; sorted by (pid_key, correlation_id).
-struct KernelRef {
-  int64_t pid_key = 0;  ///< globalPid, or 0 when the export has no globalPid column
-  int64_t correlation_id = 0;
-  int64_t start_ns = 0;
-  int64_t duration_ns = 0;
-  NameId name = 0;
-  bool joined = false;  ///< a call already claimed this kernel (see ReadLaunchCalls)
-
-  bool operator<(const KernelRef& other) const {
-    if (pid_key != other.pid_key) return pid_key < other.pid_key;
-    if (correlation_id != other.correlation_id) return correlation_id < other.correlation_id;
-    return start_ns < other.start_ns;
-  }
-};
-
 /// Tables of the export and a cached StringIds lookup (by primary key, so one B-tree probe).
 class ExportContext {
  public:
@@ -61,22 +45,31 @@ class ExportContext {
   std::unordered_map<int64_t, NameId> string_cache_;
 };
 
-/// Reads kernels, memcpys and memsets merged in start order into `sink`; fills `kernels`
-/// (unless null) for the launch join (unsorted) and returns the number of rows read.
-Result<int64_t> ReadGpuOps(ExportContext& context, TraceSink& sink,
-                           std::vector<KernelRef>* kernels);
+/// Reads kernels, memcpys and memsets merged in start order into `sink`; returns the number
+/// of rows read.
+Result<int64_t> ReadGpuOps(ExportContext& context, TraceSink& sink);
+
+/// Device names as nsys's cuda_gpu_trace Device column prints them, `printf('%s (%d)',
+/// gpu.name, deviceId)`: the GPU side names its ops, the launch side a launch's kernel's device
+/// (a launch belongs to its kernel's device), so both spell a device alike.
+class DeviceNames {
+ public:
+  Status Load(ExportContext& context);
+  NameId Get(int64_t device_id, StringPool& pool);
+
+ private:
+  std::unordered_map<int64_t, std::string> gpu_names_;
+  std::unordered_map<int64_t, NameId> ids_;
+};
 
 /// StringIds ids of kernel-launch API names → the API's normalized name, interned.
 Result<std::unordered_map<int64_t, NameId>> LaunchApiNameIds(ExportContext& context);
 /// The columns of CUPTI_ACTIVITY_KIND_RUNTIME; an error when it lacks start, end or nameId.
 Result<std::unordered_set<std::string>> RuntimeColumns(ExportContext& context);
 
-/// Reads kernel-launch API calls in start order, joined to `kernels` (sorted here), into
-/// `sink`; returns the number of rows read.
-Result<int64_t> ReadLaunchCalls(ExportContext& context, std::vector<KernelRef>& kernels,
-                                bool kernels_have_pid, TraceSink& sink);
-
-/// Like ReadLaunchCalls, in memory that does not grow with the trace: calls and kernels are
+/// Kernel-launch API calls joined to their kernels on correlationId and process as nsys's
+/// cuda_kern_exec_trace does (one call per kernel of a graph launch; a call whose kernel was
+/// not captured is left out), in memory that does not grow with the trace: calls and kernels are
 /// merge-joined in correlation-id order per process (no record per kernel is kept). Calls
 /// reach `sink` in API start order unless their correlation order strays from it by more
 /// than a small window (sinks then see them unsorted). Returns the joinable calls read.

@@ -1,10 +1,11 @@
-// Launch calls joined to their kernels without holding every kernel (ReadLaunchCalls keeps a
-// record per kernel for its join): per process, runtime calls and kernels are each read in
-// correlationId order (a SortedScan: storage order, without SQLite's sorter, when the table
-// allows, as nsys writes it) and merge-joined; the processes' joined streams are merged by
-// API start. Correlation ids are handed out as calls enter the API, so within a process
-// correlation order is start order but for threads racing into the API at the same moment; a
-// small reorder window absorbs those (a NearlySortedQueue: the in-order majority costs O(1)).
+// Launch calls joined to their kernels on correlationId and process, as nsys's
+// cuda_kern_exec_trace does (k.globalPid == r.globalTid & 0xFFFFFFFFFF000000), without holding
+// every kernel (a record per kernel grew with the trace): per process, runtime calls and
+// kernels are each read in correlationId order (a SortedScan: storage order, without SQLite's
+// sorter, when the table allows, as nsys writes it) and merge-joined; the processes' joined streams
+// are merged by API start. Correlation ids are handed out as calls enter the API, so within a
+// process correlation order is start order but for threads racing into the API at the same moment;
+// a small reorder window absorbs those (a NearlySortedQueue: the in-order majority costs O(1)).
 // Past the window calls arrive unsorted and the sink takes its unsorted path: slower, never
 // wrong.
 #include <algorithm>
@@ -32,18 +33,21 @@ struct KernelRow {
   int64_t start_ns = 0;
   int64_t duration_ns = 0;
   NameId name = 0;
+  NameId device = 0;
 };
 
 // The merge join of one process's calls and kernels (or of all processes, in (process, id)
-// order): yields one LaunchCall per (call, kernel) pair, as ReadLaunchCalls does.
+// order): yields one LaunchCall per (call, kernel) pair: a graph launch runs many kernels
+// under one correlation id.
 class ProcessJoin {
  public:
   ProcessJoin(ExportContext& context, SortedScan calls, SortedScan kernels,
-              const std::unordered_map<int64_t, NameId>& api_names)
+              const std::unordered_map<int64_t, NameId>& api_names, DeviceNames& devices)
       : context_(context),
         calls_(std::move(calls)),
         kernels_(std::move(kernels)),
-        api_names_(api_names) {}
+        api_names_(api_names),
+        devices_(devices) {}
 
   /// Moves to the next joined call; false at the end.
   Result<bool> Advance() {
@@ -54,6 +58,7 @@ class ProcessJoin {
         next_.kernel_start_ns = kernel.start_ns;
         next_.kernel_duration_ns = kernel.duration_ns;
         next_.kernel_name = kernel.name;
+        next_.device = kernel.device;  // a launch belongs to its kernel's device
         // nsys reports no queue time when the kernel starts before the call returns.
         int64_t queue = kernel.start_ns - call_.api_end_ns();
         next_.queue_duration_ns = queue >= 0 ? queue : -1;
@@ -136,7 +141,7 @@ class ProcessJoin {
     }
   }
 
-  // Columns: rowid, correlationId, start, end, demangledName, shortName, pid key.
+  // Columns: rowid, correlationId, start, end, demangledName, shortName, pid key, deviceId.
   Result<bool> ReadKernel() {
     ASSIGN_OR_RETURN(bool has_row, kernels_.Step());
     if (!has_row) return false;
@@ -151,6 +156,7 @@ class ProcessJoin {
     kernel_.start_ns = *start;
     kernel_.duration_ns = *end - *start;
     kernel_.pid_key = row.Int64(6);
+    kernel_.device = devices_.Get(row.OptionalInt64(7).value_or(0), context_.pool());
     return true;
   }
 
@@ -170,6 +176,7 @@ class ProcessJoin {
   SortedScan calls_;
   SortedScan kernels_;
   const std::unordered_map<int64_t, NameId>& api_names_;
+  DeviceNames& devices_;  // shared by the joins of one read, all on its thread
   LaunchCall call_;
   int64_t call_pid_key_ = 0;
   KernelRow kernel_;
@@ -264,7 +271,7 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
   const std::string global_tid = ColumnOrNull(columns, "globalTid");
   const std::string correlation = ColumnOrNull(columns, "correlationId");
   // SQL's NULL never joins, so calls without an id (or without a thread, when kernels say
-  // which process they belong to) are left out, as in ReadLaunchCalls.
+  // which process they belong to) are left out: nsys's report is an inner join.
   const std::string call_pid_key =
       kernels_have_pid
           ? "(" + global_tid + " & " + std::to_string(static_cast<int64_t>(kGlobalPidMask)) + ")"
@@ -282,6 +289,8 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
   if (processes.size() == 1 && survey.sorted) kernel_order = ScanOrder::kStorage;
   // The windows of all processes together hold what one would.
   const size_t window_rows = std::max<size_t>(kDefaultWindowRows / processes.size(), 1024);
+  DeviceNames devices;
+  RETURN_IF_ERROR(devices.Load(context));
   std::vector<ProcessJoin> joins;
   joins.reserve(processes.size());
   for (int64_t process : processes) {
@@ -298,7 +307,8 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
                        "end",
                        ColumnOrNull(kernel_columns, "demangledName"),
                        ColumnOrNull(kernel_columns, "shortName"),
-                       kernel_pid_key};
+                       kernel_pid_key,
+                       ColumnOrNull(kernel_columns, "deviceId")};
     kernels.from = "FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE correlationId IS NOT NULL";
     kernels.key = {6, 1, 2, 0};  // process, correlation id, start, rowid
     if (!one_stream && kernels_have_pid) {
@@ -314,7 +324,8 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
     ASSIGN_OR_RETURN(SortedScan call_scan, SortedScan::Open(context.db(), calls, window_rows));
     ASSIGN_OR_RETURN(SortedScan kernel_scan,
                      SortedScan::Open(context.db(), kernels, window_rows, kernel_order));
-    joins.emplace_back(context, std::move(call_scan), std::move(kernel_scan), launch_names);
+    joins.emplace_back(context, std::move(call_scan), std::move(kernel_scan), launch_names,
+                       devices);
   }
 
   std::vector<bool> live(joins.size());

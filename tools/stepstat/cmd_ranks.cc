@@ -52,6 +52,7 @@ struct RanksFlags {
   std::string rank_regex;
   size_t jobs = 0;
   std::string partials_dir;
+  bool per_device = false;
   JobOutput out;
 };
 
@@ -62,6 +63,7 @@ int RunRanksCommand(const RanksFlags& flags) {
   options.rank_regex = flags.rank_regex;
   options.jobs = flags.jobs;
   options.partials_dir = flags.partials_dir;
+  options.per_device = flags.per_device;
   options.output = OutputToRefuse(flags.out.output);
   options.progress = CommandProgress();
   Result<RanksRun> run = RunRanks(options);
@@ -84,9 +86,11 @@ int RunMergeCommand(const MergeFlags& flags) {
 
 }  // namespace
 
-int WritePartialOf(const SummaryResult& summary, const std::string& path) {
+int WritePartialOf(const SummaryResult& summary, const std::string& path,
+                   const std::string& device) {
   Result<Partial> partial = PartialOfSummary(summary);
   if (!partial.ok()) return Fail(partial.status());
+  if (!device.empty()) partial->ranks.front().device = device;
   Status written = WriteFileAtomically(path, PartialToJson(*partial));
   return written.ok() ? 0 : Fail(written);
 }
@@ -110,6 +114,9 @@ void AddRanksCommands(CLI::App& app, Action& action) {
                   "distributedInfo.rank; else the natural order of the paths");
   cmd->add_option("--partials-dir", ranks->partials_dir,
                   "Also write each rank's partial there (FILE.partial.json), for 'stepstat merge'");
+  cmd->add_flag("--per-device", ranks->per_device,
+                "Split a trace that holds several GPUs: one row per device (rank and device), "
+                "each what 'summarize --device' reports for it; the totals sum the devices");
   cmd->add_option("--policy", ranks->policy,
                   "Classification policy: a TOML file, or a built-in name (default dit-nvfp4)");
   AddJobOutputFlags(cmd, ranks->out);
@@ -118,6 +125,7 @@ void AddRanksCommands(CLI::App& app, Action& action) {
       "  stepstat ranks traces/ -j 8                  # every rank in traces/, a table\n"
       "  stepstat ranks traces/ --format json -o job.json\n"
       "  stepstat ranks node*/ --partials-dir partials/ --rank-regex 'gpu(\\d+)'\n"
+      "  stepstat ranks node0.sqlite node1.sqlite --per-device   # 8 GPUs a node: 16 rows\n"
       "Exit codes: 0 ok; 2 bad usage, or a trace failed (the others are still written, the "
       "failures in errors[]).");
   cmd->callback([ranks, &action] { action = [ranks] { return RunRanksCommand(*ranks); }; });

@@ -25,6 +25,7 @@ struct SummarizeOptions {
   std::string step;         // --step N|median: one step of a whole run (cmd_steps.cc)
   std::string steps_regex;  // --steps REGEX, with --step
   std::string partial_out;  // --partial-out FILE: also the partial, for `stepstat merge`
+  std::string device;       // --device NAME: that device alone
 };
 
 int RunSummarize(const SummarizeOptions& options) {
@@ -39,13 +40,15 @@ int RunSummarize(const SummarizeOptions& options) {
   // summary alone, byte for byte, so it does not pay for the pass that measures it).
   run.union_busy = format != OutputFormat::kJson;
   run.step = options.step;
+  run.device = options.device;
   run.steps.range_regex = options.steps_regex;
   Result<SummaryResult> result = RunSummary(run);
   if (!result.ok()) return Fail(result.status());
   PrintWarnings(result->context.warnings);
   PrintPolicyHint(result->context.policy_hint);
   if (!options.partial_out.empty()) {
-    if (int code = WritePartialOf(*result, options.partial_out); code != 0) return code;
+    if (int code = WritePartialOf(*result, options.partial_out, options.device); code != 0)
+      return code;
   }
 
   const StepStats& stats = result->stats;
@@ -95,6 +98,11 @@ void AddSummarizeCommand(CLI::App& app, Action& action) {
   cmd->add_option("--steps", options->steps_regex,
                   "With --step: RE2 pattern over NVTX range names that marks the steps")
       ->needs(step);
+  cmd->add_option("--device", options->device,
+                  "Summarize one GPU of a trace that holds several, named as the trace names it "
+                  "('NVIDIA GB10 (1)'; --details lists them): its operations and the launches "
+                  "of its kernels, with its own span, gaps and unions")
+      ->excludes(step);
   cmd->add_option("--partial-out", options->partial_out,
                   "Also write the exact partial of this trace (stepstat.partial/1) for "
                   "'stepstat merge'")
@@ -105,6 +113,7 @@ void AddSummarizeCommand(CLI::App& app, Action& action) {
       "  stepstat summarize run_cuda_gpu_trace.csv run_cuda_kern_exec_trace.csv -o stats.json\n"
       "  stepstat summarize run_cuda_gpu_trace.csv --policy my-policy.toml\n"
       "  stepstat summarize run --details --format markdown   # for a pull request\n"
+      "  stepstat summarize node0.sqlite --device 'NVIDIA H100 80GB HBM3 (3)'\n"
       "  stepstat summarize run.sqlite --steps denoise --step median");
   cmd->callback([options, &action] { action = [options] { return RunSummarize(*options); }; });
 }

@@ -192,7 +192,9 @@ Result<InputCheckReport> CheckInputs(const SummaryInputs& inputs,
                                                   static_cast<int64_t>(options.gpu_rows)));
     std::string several =
         SeveralDevicesNote(inputs.gpu.display_name, places.devices, places.processes);
-    if (!several.empty()) report.warnings.push_back(std::move(several));
+    if (!several.empty() && options.note_several_devices) {
+      report.warnings.push_back(std::move(several));
+    }
   }
   if (inputs.gpu.kind == InputKind::kKinetoJson) {
     ASSIGN_OR_RETURN(bool whole_us, KinetoTimesInWholeMicroseconds(inputs.gpu));
@@ -241,7 +243,9 @@ Result<InputCheckReport> CheckInputs(const SummaryInputs& inputs,
   }
   report.devices = gpu.device_names();
   std::string several = SeveralDevicesNote(inputs.gpu.display_name, gpu.devices(), gpu.processes());
-  if (!several.empty()) report.warnings.push_back(std::move(several));
+  if (!several.empty() && options.note_several_devices) {
+    report.warnings.push_back(std::move(several));
+  }
   for (auto [file, resolution] :
        {std::pair{&inputs.gpu, gpu_resolution}, std::pair{launch_file, launch_resolution}}) {
     if (file == nullptr || resolution < kGapAffectingResolutionNs) continue;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "analysis/details/launch_key_matcher.h"
+
 namespace stepstat {
 
 namespace {
@@ -37,10 +39,8 @@ std::string MemoryKindOf(std::string_view op_name) {
   return kind;
 }
 
-DetailsSink::DetailsSink(std::string source_name, bool assume_sorted, bool match_launches)
-    : source_name_(std::move(source_name)),
-      assume_sorted_(assume_sorted),
-      match_launches_(match_launches) {}
+DetailsSink::DetailsSink(std::string source_name, bool assume_sorted, LaunchKeyMatcher* matcher)
+    : source_name_(std::move(source_name)), assume_sorted_(assume_sorted), matcher_(matcher) {}
 
 size_t DetailsSink::StreamOf(const GpuOp& op, const StringPool& names) {
   // Consecutive kernels mostly share a stream: skip the hash lookup then.
@@ -131,6 +131,7 @@ void DetailsSink::AddKernelInterval(int64_t start, int64_t end, size_t stream_in
 }
 
 Status DetailsSink::OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) {
+  batch_keys_.clear();
   for (const GpuOp& op : ops) {
     int64_t end = op.end_ns();
     bool first = totals_.operation_count == 0;
@@ -156,7 +157,7 @@ Status DetailsSink::OnGpuOps(std::span<const GpuOp> ops, const StringPool& names
     ++name.launches;
     name.total_ns += op.duration_ns;
     name.max_ns = std::max(name.max_ns, op.duration_ns);
-    if (match_launches_) totals_.kernel_keys.emplace_back(op.start_ns, op.duration_ns);
+    if (matcher_ != nullptr) batch_keys_.emplace_back(op.start_ns, op.duration_ns);
 
     size_t stream = StreamOf(op, names);
     if (assume_sorted_) {
@@ -165,6 +166,7 @@ Status DetailsSink::OnGpuOps(std::span<const GpuOp> ops, const StringPool& names
       buffered_.push_back({op.start_ns, end, stream});
     }
   }
+  if (matcher_ != nullptr) matcher_->AddKernels(batch_keys_);
   return Status::Ok();
 }
 
@@ -191,13 +193,15 @@ void DetailsSink::AddLaunch(const LaunchCall& call, const StringPool& names) {
     last_graph_duration_ = call.api_duration_ns;
     last_graph_tid_ = call.tid;
   }
-  if (match_launches_ && call.kernel_start_ns >= 0) {
-    totals_.launch_keys.emplace_back(call.kernel_start_ns, call.kernel_duration_ns);
+  if (matcher_ != nullptr && call.kernel_start_ns >= 0) {
+    batch_keys_.emplace_back(call.kernel_start_ns, call.kernel_duration_ns);
   }
 }
 
 Status DetailsSink::OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) {
+  batch_keys_.clear();
   for (const LaunchCall& call : calls) AddLaunch(call, names);
+  if (matcher_ != nullptr) matcher_->AddLaunches(batch_keys_);
   return Status::Ok();
 }
 

@@ -1,8 +1,8 @@
 // DetailsSink: the streaming accumulator behind `summarize --details`. Fed beside the
 // GpuTotalsSink (through a TeeSink), it reads only the trace model. Memory grows with
-// distinct names, devices and streams, not rows, with two exceptions: input out of start
-// order (intervals are buffered and sorted, as GpuTotalsSink does) and the launch-to-kernel
-// match, which keeps 16 bytes per kernel and per launch row when asked to.
+// distinct names, devices and streams, not rows, with one exception: input out of start
+// order (intervals are buffered and sorted, as GpuTotalsSink does). The launch-to-kernel
+// match lives in a LaunchKeyMatcher (launch_key_matcher.h), which holds only what is in flight.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +18,8 @@
 #include "stepstat/trace.h"
 
 namespace stepstat {
+
+class LaunchKeyMatcher;
 
 /// Per distinct kernel name (names copied: the reader's pool dies with the reader).
 struct NameTotals {
@@ -70,9 +72,7 @@ struct DetailsTotals {
   int64_t graph_launch_calls = 0;
   int64_t graph_launched_kernels = 0;
 
-  std::vector<int32_t> processes;      ///< distinct known pids of GPU operations, first kFew
-  std::vector<KernelKey> kernel_keys;  ///< GPU kernels, when collecting
-  std::vector<KernelKey> launch_keys;  ///< launch rows with a kernel side, when collecting
+  std::vector<int32_t> processes;  ///< distinct known pids of GPU operations, first kFew
 };
 
 /// "[CUDA memcpy Host-to-Device]" → "memcpy HtoD", "[CUDA memset]" → "memset": one spelling
@@ -84,9 +84,10 @@ class DetailsSink : public TraceSink {
   /// `assume_sorted` as for GpuTotalsSink: kernels come in start order (the start-order
   /// stage decides it), otherwise kernel intervals are buffered and replayed in order at
   /// OnFinish.
-  /// `match_launches` keeps the keys that count launch rows without a GPU kernel.
-  /// `source_name` names the file in messages.
-  DetailsSink(std::string source_name, bool assume_sorted, bool match_launches);
+  /// `matcher` (not null): each kernel's and each launch row's key goes there, one batch at a
+  /// time, to count launch rows without a GPU kernel; it may be shared with the other side's
+  /// sink on another thread (it locks). `source_name` names the file in messages.
+  DetailsSink(std::string source_name, bool assume_sorted, LaunchKeyMatcher* matcher);
 
   Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override;
   Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override;
@@ -110,7 +111,8 @@ class DetailsSink : public TraceSink {
 
   std::string source_name_;
   bool assume_sorted_;
-  bool match_launches_;
+  LaunchKeyMatcher* matcher_;
+  std::vector<KernelKey> batch_keys_;  // one batch's keys for the matcher (reused)
   DetailsTotals totals_;
   SortedUnion kernel_union_;
   std::vector<Buffered> buffered_;

@@ -6,6 +6,8 @@
 #include <numeric>
 #include <random>
 
+#include "analysis/details/launch_key_matcher.h"
+
 namespace stepstat {
 namespace {
 
@@ -76,7 +78,7 @@ std::vector<GpuOp> MixedTrace(Builder& b) {
 
 TEST(DetailsSink, HandBuiltTraceByStreamAndDevice) {
   Builder b;
-  DetailsSink sink("t.csv", /*assume_sorted=*/true, /*match_launches=*/false);
+  DetailsSink sink("t.csv", /*assume_sorted=*/true, /*matcher=*/nullptr);
   std::vector<GpuOp> ops = MixedTrace(b);
   ASSERT_TRUE(sink.OnGpuOps(ops, b.names).ok());
   ASSERT_TRUE(sink.OnFinish().ok());
@@ -133,7 +135,7 @@ TEST(DetailsSink, HandBuiltTraceByStreamAndDevice) {
 
 TEST(DetailsSink, UnsortedInputStopsTheSortedPass) {
   Builder b;
-  DetailsSink sink("t.csv", true, false);
+  DetailsSink sink("t.csv", true, nullptr);
   std::vector<GpuOp> ops = {b.Kernel(100, 10, 7), b.Kernel(50, 10, 7)};
   EXPECT_FALSE(sink.OnGpuOps(ops, b.names).ok());
 }
@@ -141,7 +143,7 @@ TEST(DetailsSink, UnsortedInputStopsTheSortedPass) {
 TEST(DetailsSink, BufferedModeMatchesStreamingOnShuffledInput) {
   Builder b;
   std::vector<GpuOp> sorted = MixedTrace(b);
-  DetailsSink streaming("t.csv", true, false);
+  DetailsSink streaming("t.csv", true, nullptr);
   ASSERT_TRUE(streaming.OnGpuOps(sorted, b.names).ok());
   ASSERT_TRUE(streaming.OnFinish().ok());
 
@@ -149,7 +151,7 @@ TEST(DetailsSink, BufferedModeMatchesStreamingOnShuffledInput) {
   for (int round = 0; round < 20; ++round) {
     std::vector<GpuOp> shuffled = sorted;
     std::shuffle(shuffled.begin(), shuffled.end(), rng);
-    DetailsSink buffered("t.csv", false, false);
+    DetailsSink buffered("t.csv", false, nullptr);
     // Batches of 3, as a reader delivers them.
     for (size_t i = 0; i < shuffled.size(); i += 3) {
       size_t n = std::min<size_t>(3, shuffled.size() - i);
@@ -186,7 +188,7 @@ TEST(DetailsSink, RandomTracesKeepTheInvariants) {
         ops.push_back(b.Kernel(t, duration, static_cast<int64_t>(rng() % 4), "k", device));
       }
     }
-    DetailsSink sink("t.csv", true, false);
+    DetailsSink sink("t.csv", true, nullptr);
     ASSERT_TRUE(sink.OnGpuOps(ops, b.names).ok());
     ASSERT_TRUE(sink.OnFinish().ok());
     ExpectInvariants(sink.totals());
@@ -211,7 +213,8 @@ TEST(DetailsSink, LaunchPathCountsGraphCallsOncePerCall) {
       call(20, 30, 7, "cudaGraphLaunch"), call(20, 30, 9, "cudaGraphLaunch"),
       call(100, 4, 2, "cudaGraphLaunch"), call(200, 6, 1, "cuLaunchKernel"),
   };
-  DetailsSink sink("k.csv", true, true);
+  LaunchKeyMatcher matcher;
+  DetailsSink sink("k.csv", true, &matcher);
   ASSERT_TRUE(sink.OnLaunchCalls(calls, names).ok());
   ASSERT_TRUE(sink.OnFinish().ok());
   const DetailsTotals& t = sink.totals();
@@ -224,7 +227,8 @@ TEST(DetailsSink, LaunchPathCountsGraphCallsOncePerCall) {
   ASSERT_EQ(t.by_api.size(), 3u);
   EXPECT_EQ(t.by_api[1].api, "cudaGraphLaunch");
   EXPECT_EQ(t.by_api[1].count, 4);
-  EXPECT_EQ(t.launch_keys.size(), 6u);
+  EXPECT_EQ(matcher.launches(), 6);   // every row has a kernel side
+  EXPECT_EQ(matcher.unmatched(), 6);  // and no kernel was fed
 }
 
 TEST(MemoryKindOf, OneSpellingAcrossNsysVersions) {
@@ -247,7 +251,7 @@ TEST(DetailsSink, StreamsOfTwoProcessesOnOneGpuAreTwoStreams) {
       ops.push_back(op);
     }
   }
-  DetailsSink sink("t.csv", /*assume_sorted=*/true, /*match_launches=*/false);
+  DetailsSink sink("t.csv", /*assume_sorted=*/true, /*matcher=*/nullptr);
   ASSERT_TRUE(sink.OnGpuOps(ops, b.names).ok());
   ASSERT_TRUE(sink.OnFinish().ok());
   const DetailsTotals& t = sink.totals();

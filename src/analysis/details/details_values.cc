@@ -111,7 +111,8 @@ std::vector<KernelDetails> KernelsByTime(const std::vector<NameTotals>& names, c
   return kernels;
 }
 
-Details MakeDetails(const DetailsTotals& gpu, const DetailsTotals* launches, const Policy& policy,
+Details MakeDetails(const DetailsTotals& gpu, const DetailsTotals* launches,
+                    const LaunchKeyMatcher* matcher, const Policy& policy,
                     const Classifier& classifier, std::vector<InputDetails> inputs) {
   Details d;
   d.span_ns = gpu.operation_count == 0 ? 0 : gpu.last_end_ns - gpu.first_start_ns;
@@ -144,9 +145,8 @@ Details MakeDetails(const DetailsTotals& gpu, const DetailsTotals* launches, con
   for (const StreamTotals& s : gpu.streams) {
     q.kernels_overlapping_on_their_stream += s.stats.overlapping_kernels;
   }
-  if (!launch_side.launch_keys.empty()) {
-    q.launches_without_gpu_kernel =
-        CountUnmatchedLaunches(gpu.kernel_keys, launch_side.launch_keys);
+  if (matcher != nullptr && matcher->launches() > 0) {
+    q.launches_without_gpu_kernel = matcher->unmatched();
   }
   q.devices = static_cast<int64_t>(gpu.devices.size());
   q.processes = static_cast<int64_t>(gpu.processes.size());

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "analysis/details/details_sink.h"
+#include "analysis/details/launch_key_matcher.h"
 #include "stepstat/details.h"
 #include "stepstat/policy.h"
 #include "stepstat/step_stats.h"
@@ -16,7 +17,10 @@ namespace stepstat {
 /// What one input file held, for the data-quality section.
 InputDetails InputDetailsOf(const TraceInput& input, const ReadReport& report);
 
-Details MakeDetails(const DetailsTotals& gpu, const DetailsTotals* launches, const Policy& policy,
+/// `matcher`: what the pass's sinks matched (null: launch rows were not matched); once every
+/// sink that fed it is done.
+Details MakeDetails(const DetailsTotals& gpu, const DetailsTotals* launches,
+                    const LaunchKeyMatcher* matcher, const Policy& policy,
                     const Classifier& classifier, std::vector<InputDetails> inputs);
 
 /// Every distinct kernel name with its component, by total time (most first, then by name).

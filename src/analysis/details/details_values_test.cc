@@ -45,11 +45,11 @@ TEST(MakeDetails, CoverageTopKernelsAndLaunchPath) {
     ops.push_back(op);
     t += 2000;
   }
-  DetailsSink gpu("t.csv", true, false);
+  DetailsSink gpu("t.csv", true, nullptr);
   ASSERT_TRUE(gpu.OnGpuOps(ops, names).ok());
   ASSERT_TRUE(gpu.OnFinish().ok());
 
-  Details d = MakeDetails(gpu.totals(), nullptr, policy, *classifier, {});
+  Details d = MakeDetails(gpu.totals(), nullptr, nullptr, policy, *classifier, {});
   int64_t other_time = 0;
   for (int i = 0; i < 25; ++i) other_time += 10 + i;  // 10..34: 550
   EXPECT_EQ(d.kernel_time_ns, other_time + 1500);
@@ -71,7 +71,8 @@ TEST(MakeDetails, CoverageTopKernelsAndLaunchPath) {
   EXPECT_FALSE(d.data_quality.launches_without_gpu_kernel.has_value());
 
   // A separate launch file: rows by API, most first; one row without a GPU kernel.
-  DetailsSink launch("k.csv", true, true);
+  LaunchKeyMatcher matcher;  // the GPU side above did not feed it
+  DetailsSink launch("k.csv", true, &matcher);
   std::vector<LaunchCall> calls(3);
   calls[0].api_name = names.Intern("cuLaunchKernel");
   calls[1].api_name = names.Intern("cudaLaunchKernel");
@@ -82,11 +83,11 @@ TEST(MakeDetails, CoverageTopKernelsAndLaunchPath) {
   }
   ASSERT_TRUE(launch.OnLaunchCalls(calls, names).ok());
   ASSERT_TRUE(launch.OnFinish().ok());
-  d = MakeDetails(gpu.totals(), &launch.totals(), policy, *classifier, {});
+  d = MakeDetails(gpu.totals(), &launch.totals(), &matcher, policy, *classifier, {});
   ASSERT_TRUE(d.launch_path.has_value());
   EXPECT_EQ(d.launch_path->by_api[0].api, "cudaLaunchKernel");
   EXPECT_EQ(d.launch_path->by_api[0].count, 2);
-  // The GPU side kept no keys (match_launches off), so every launch row is unmatched.
+  // The GPU side fed no keys to the matcher, so every launch row is unmatched.
   EXPECT_EQ(d.data_quality.launches_without_gpu_kernel, std::optional<int64_t>(3));
 }
 

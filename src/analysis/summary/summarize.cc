@@ -2,14 +2,18 @@
 // StepStats. Two files, or the two halves of an nsys SQLite export, are read at once
 // through ReadBothSides (two_sides.h states the threads' contract); each side's sinks feed
 // only that side of one bounded OverlapMeter, which measures the launch/kernel overlap
-// while holding only what one side is ahead of the other. The start-order stage in front
-// of each side's sinks (start_order.h) decides whether they stream or hold. A file that holds both
-// sides otherwise (Kineto, a kern-exec trace alone, SQLite under --details) is read on one thread
-// into an unbounded meter.
+// while holding only what one side is ahead of the other, and (--details) one
+// LaunchKeyMatcher, which both lock for a batch at a time and never wait in
+// (launch_key_matcher.h); the pass owns both and reads them after the join. The start-order stage
+// in front of each side's sinks (start_order.h) decides whether they stream or hold. A file that
+// holds both sides otherwise (Kineto, a kern-exec trace alone, SQLite under --details) is read on
+// one thread into an unbounded meter.
 #include <optional>
 
 #include "analysis/details/details_sink.h"
 #include "analysis/details/details_values.h"
+#include "analysis/details/launch_key_matcher.h"
+#include "analysis/pipeline/device_filter_sink.h"
 #include "analysis/pipeline/launched_kernels_sink.h"
 #include "analysis/pipeline/start_order.h"
 #include "analysis/pipeline/tee_sink.h"
@@ -51,20 +55,24 @@ struct SideResult {
 
 // One side's read: the sinks are made here, on the thread that feeds them, and die here,
 // which closes their meter sides on every path. A null producer means "not this side".
-// `hold`: the run found the input out of start order, so the sinks hold and sort.
-Status ReadSide(const TraceInput& input, Part part, const Classifier& classifier, bool hold,
+// `hold`: the run found the input out of start order, so the sinks hold and sort. `device`:
+// when not empty, only that device's operations and launches reach the sinks.
+Status ReadSide(const TraceInput& input, Part part, const std::string& device,
+                const Classifier& classifier, bool hold,
                 std::optional<OverlapMeter::Producer> kernels,
-                std::optional<OverlapMeter::Producer> launches, bool details, bool match_launches,
-                SideResult& out) {
+                std::optional<OverlapMeter::Producer> launches, bool details,
+                LaunchKeyMatcher* matcher, SideResult& out) {
   std::optional<GpuTotalsSink> gpu;
   std::optional<LaunchTotalsSink> launch;
   std::optional<DetailsSink> details_sink;
   if (kernels) gpu.emplace(input.display_name, classifier, std::move(*kernels), !hold);
   if (launches) launch.emplace(std::move(*launches), !hold);
-  if (details) details_sink.emplace(input.display_name, !hold, match_launches);
+  if (details) details_sink.emplace(input.display_name, !hold, matcher);
   TeeSink tee{gpu ? &*gpu : nullptr, launch ? &*launch : nullptr,
               details_sink ? &*details_sink : nullptr};
-  StartOrderSink in_order(tee, input.display_name, hold);
+  DeviceFilterSink one_device(tee, device, input.display_name);
+  TraceSink& analyses = device.empty() ? static_cast<TraceSink&>(tee) : one_device;
+  StartOrderSink in_order(analyses, input.display_name, hold);
   // A kern-exec trace read as the GPU side stands in for the GPU trace (and, on one thread,
   // supplies the launch calls too).
   LaunchedKernelsSink launched_kernels(in_order, /*forward_launch_calls=*/launch.has_value());
@@ -101,9 +109,21 @@ Result<StepStats> RunPass(const SummaryInputs& inputs, const Policy& policy,
                                    : inputs.launches ? &*inputs.launches
                                                      : nullptr;
   const bool two_sides = launch_input != nullptr;
-  // Matching launch rows to kernels keeps a key per row: only when a launch side can exist.
-  const bool match_launches = two_sides || inputs.gpu.kind != InputKind::kNsysGpuTraceCsv;
+  if (!inputs.device.empty() && inputs.launches &&
+      inputs.launches->kind == InputKind::kNsysApiTraceCsv) {
+    return ErrorAt(inputs.launches->display_name, 0,
+                   "a cuda_api_trace does not say which device a launch's kernel ran on, so "
+                   "its launches cannot be split by device: export cuda_kern_exec_trace");
+  }
+  // Launch rows are matched to kernels only when a launch side can exist; the two sides'
+  // sinks share the matcher (launch_key_matcher.h states its threads' contract). An SQLite
+  // export's launch rows come from its reader's join, which gives each kernel to one row.
   const bool want_details = details != nullptr;
+  std::optional<LaunchKeyMatcher> matcher;
+  if (want_details && (two_sides || inputs.gpu.kind != InputKind::kNsysGpuTraceCsv)) {
+    matcher.emplace(/*rows_join_their_kernels=*/inputs.gpu.kind == InputKind::kNsysSqlite);
+  }
+  LaunchKeyMatcher* shared = matcher ? &*matcher : nullptr;
   OverlapMeter meter(two_sides ? limits.max_pending_components : 0);
   SideResult gpu_side;
   SideResult launch_side;
@@ -115,25 +135,27 @@ Result<StepStats> RunPass(const SummaryInputs& inputs, const Policy& policy,
     SideStatuses statuses = ReadBothSides(
         [&] {
           return ReadSide(inputs.gpu, split_sqlite ? Part::kSqliteGpuHalf : Part::kWhole,
-                          classifier, hold, std::move(kernels), std::nullopt, want_details,
-                          match_launches, gpu_side);
+                          inputs.device, classifier, hold, std::move(kernels), std::nullopt,
+                          want_details, shared, gpu_side);
         },
         [&] {
           return ReadSide(*launch_input, split_sqlite ? Part::kSqliteLaunchHalf : Part::kWhole,
-                          classifier, hold, std::nullopt, std::move(launches), want_details,
-                          match_launches, launch_side);
+                          inputs.device, classifier, hold, std::nullopt, std::move(launches),
+                          want_details, shared, launch_side);
         },
         [&meter] { meter.Abort(); });
     failure = FirstFailure(statuses);
   } else {  // one thread, unbounded meter: it feeds both sides
-    failure = ReadSide(inputs.gpu, Part::kWhole, classifier, hold, std::move(kernels),
-                       std::move(launches), want_details, match_launches, gpu_side);
+    failure = ReadSide(inputs.gpu, Part::kWhole, inputs.device, classifier, hold,
+                       std::move(kernels), std::move(launches), want_details, shared, gpu_side);
   }
   order.Learn(gpu_side.order_break);
   order.Learn(launch_side.order_break);
   RETURN_IF_ERROR(failure);
   if (gpu_side.gpu->operation_count == 0) {
-    return ErrorAt(inputs.gpu.display_name, 0, "no GPU operations in the trace");
+    return ErrorAt(inputs.gpu.display_name, 0,
+                   inputs.device.empty() ? "no GPU operations in the trace"
+                                         : "no GPU operations on device " + inputs.device);
   }
 
   StepStatsSources sources;
@@ -151,7 +173,7 @@ Result<StepStats> RunPass(const SummaryInputs& inputs, const Policy& policy,
     std::vector<InputDetails> read = {InputDetailsOf(inputs.gpu, gpu_side.report)};
     if (inputs.launches) read.push_back(InputDetailsOf(*inputs.launches, launch_side.report));
     *details = MakeDetails(*gpu_side.details, inputs.launches ? &*launch_side.details : nullptr,
-                           policy, classifier, std::move(read));
+                           shared, policy, classifier, std::move(read));
     NoteOrderBreak(order, *details);
   }
   return stats;
@@ -165,7 +187,8 @@ Result<StepStats> ReplayPass(const TraceReplay& replay, const Policy& policy,
   GpuTotalsSink gpu(sources.gpu_trace, classifier, meter.TakeProducer(OverlapMeter::kA), !hold);
   LaunchTotalsSink launch(meter.TakeProducer(OverlapMeter::kB), !hold);
   std::optional<DetailsSink> details_sink;
-  if (details) details_sink.emplace(sources.gpu_trace, !hold, /*match_launches=*/true);
+  LaunchKeyMatcher matcher;  // one thread: it only ever holds what one step leaves unmatched
+  if (details) details_sink.emplace(sources.gpu_trace, !hold, &matcher);
   TeeSink tee{&gpu, &launch, details_sink ? &*details_sink : nullptr};
   StartOrderSink in_order(tee, sources.gpu_trace, hold);
   Result<std::vector<InputDetails>> read = replay(in_order);
@@ -177,8 +200,8 @@ Result<StepStats> ReplayPass(const TraceReplay& replay, const Policy& policy,
   }
   Result<StepStats> stats = MakeStepStats(policy, gpu.totals(), overlap, sources);
   if (details) {
-    *details =
-        MakeDetails(details_sink->totals(), nullptr, policy, classifier, std::move(read.value()));
+    *details = MakeDetails(details_sink->totals(), nullptr, &matcher, policy, classifier,
+                           std::move(read.value()));
     NoteOrderBreak(order, *details);
   }
   return stats;
@@ -202,6 +225,18 @@ Result<StepStats> SummarizeWith(const SummaryInputs& inputs, const Policy& polic
   return RunInStartOrder<Result<StepStats>>(order, [&](bool hold) {
     return RunPass(inputs, policy, classifier, order, hold, details, limits);
   });
+}
+
+Result<std::vector<std::string>> ListDevices(const SummaryInputs& inputs) {
+  DeviceNamesSink names;
+  // A kern-exec trace alone: its kernel columns are the GPU side.
+  LaunchedKernelsSink launched_kernels(names, /*forward_launch_calls=*/false);
+  TraceSink& sink = inputs.gpu.kind == InputKind::kNsysKernExecTraceCsv
+                        ? static_cast<TraceSink&>(launched_kernels)
+                        : static_cast<TraceSink&>(names);
+  const Part part = inputs.gpu.kind == InputKind::kNsysSqlite ? Part::kSqliteGpuHalf : Part::kWhole;
+  RETURN_IF_ERROR(ReadPart(inputs.gpu, part, sink).status());
+  return names.devices();
 }
 
 Result<StepStats> Summarize(const SummaryInputs& inputs, const Policy& policy) {
