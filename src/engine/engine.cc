@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "engine/engine_inputs.h"
+#include "engine/engine_steps.h"
 #include "stepstat/input_checks.h"
 #include "stepstat/platform.h"
 
@@ -93,10 +94,17 @@ Result<SummaryResult> RunSummary(const RunOptions& options) {
 }
 
 Result<StepsResult> RunSteps(const RunOptions& options) {
+  return RunStepsDrawing(options, nullptr);
+}
+
+Result<StepsResult> RunStepsDrawing(const RunOptions& options,
+                                    std::vector<StepTimeline>* timelines) {
   ASSIGN_OR_RETURN(Policy policy, ChoosePolicy(options.policy));
   ASSIGN_OR_RETURN(StepsInputs inputs, ResolveStepsRunInputs(options));
   ASSIGN_OR_RETURN(RunContext context, Prepare(options, inputs, /*check=*/true));
-  ASSIGN_OR_RETURN(StepsReport report, AnalyzeSteps(inputs, policy, options.steps));
+  ASSIGN_OR_RETURN(StepsReport report,
+                   timelines ? AnalyzeStepsWithTimelines(inputs, policy, options.steps, *timelines)
+                             : AnalyzeSteps(inputs, policy, options.steps));
   StepsResult result;
   context.policy = std::move(policy);
   result.context = std::move(context);
