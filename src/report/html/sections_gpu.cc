@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "report/html/html_escape.h"
@@ -101,8 +102,9 @@ std::string QueueHistogram(const LaunchPathDetails& launch) {
     if (holds(bin, launch.queue_time.p90_ns)) marks += marks.empty() ? "p90" : ", p90";
     cumulative += counts[bin];
     const double share = PercentOf(static_cast<double>(counts[bin]), static_cast<double>(total));
-    rows.push_back({range + (marks.empty() ? "" : " (" + marks + ")"),
-                    FormatCount(counts[bin]) + " (" + Percent(share) + ")",
+    std::string label = range;
+    if (!marks.empty()) label += " (" + marks + ")";
+    rows.push_back({std::move(label), FormatCount(counts[bin]) + " (" + Percent(share) + ")",
                     static_cast<double>(counts[bin]) / static_cast<double>(tallest),
                     marks.empty() ? "bar" : "mark-bin"});
     table.Row({EscapeHtml(range), FormatCount(counts[bin]), Percent(share),
