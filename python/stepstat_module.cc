@@ -18,6 +18,8 @@
 
 #include "stepstat/engine.h"
 #include "stepstat/engine_ranks.h"
+#include "stepstat/engine_report.h"
+#include "stepstat/html_report.h"
 #include "stepstat/partial.h"
 #include "stepstat/ranks.h"
 #include "stepstat/report.h"
@@ -82,6 +84,25 @@ std::pair<std::string, std::vector<std::string>> PySteps(
   }
   StepsResult steps = Take(std::move(result));
   return {std::move(json), std::move(steps.context.warnings)};
+}
+
+// The page `stepstat report` writes, from the same engine call (RunReport); `command_line` is
+// what the page shows under "How this page was made".
+std::pair<std::string, std::vector<std::string>> PyReport(
+    const std::vector<std::filesystem::path>& inputs, const std::string& policy,
+    const std::string& steps_regex, const std::string& command_line) {
+  ReportRunOptions options;
+  options.run = Options(inputs, policy);
+  options.run.steps.range_regex = steps_regex;
+  Result<ReportResult> result = Status::Error("not run");
+  std::string html;
+  {
+    py::gil_scoped_release unlocked;
+    result = RunReport(options);
+    if (result.ok()) html = ReportToHtml(*result, command_line);
+  }
+  ReportResult report = Take(std::move(result));
+  return {std::move(html), std::move(report.summary.context.warnings)};
 }
 
 std::string PartialOf(const std::vector<std::filesystem::path>& inputs, const std::string& policy,
@@ -153,6 +174,8 @@ PYBIND11_MODULE(_stepstat, m) {
   m.def("summarize", &PySummarize, py::arg("inputs"), py::arg("policy"), py::arg("details"),
         py::arg("device"));
   m.def("steps", &PySteps, py::arg("inputs"), py::arg("policy"), py::arg("steps_regex"));
+  m.def("report", &PyReport, py::arg("inputs"), py::arg("policy"), py::arg("steps_regex"),
+        py::arg("command_line"));
   m.def("partial", &PartialOf, py::arg("inputs"), py::arg("policy"), py::arg("rank_regex"),
         py::arg("per_device"));
   m.def("merge_partials", &MergePartialTexts, py::arg("texts"), py::arg("names"));

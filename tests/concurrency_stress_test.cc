@@ -16,6 +16,8 @@
 #include "core/intervals.h"
 #include "deadline.h"
 #include "stepstat/engine.h"
+#include "stepstat/engine_report.h"
+#include "stepstat/html_report.h"
 #include "stepstat/policy.h"
 #include "stepstat/progress.h"
 #include "stepstat/report.h"
@@ -170,6 +172,35 @@ TEST(ConcurrencyStress, StepsOverRangesAndDetectedGiveOneAnswerWithEveryLagBound
         ASSERT_EQ(StepsJson(*inputs, options), expected) << with_ranges << " " << limit;
       }
     }
+  }
+}
+
+// `stepstat report`'s two threads (RunReport: the summary beside the steps, then the steps'
+// timeline replay), with the readers' lag squeezed: every page the same, none hung.
+TEST(ConcurrencyStress, ReportGivesOnePageWithEveryLagBound) {
+  synth::SynthOptions synth_options;
+  synth_options.out_base = TempDir("report") / "dit";
+  synth_options.steps = 4;
+  synth_options.nvtx = true;
+  Result<synth::SynthResult> written = synth::WriteSynthTraces(synth_options);
+  ASSERT_TRUE(written.ok()) << written.status().message();
+  ReportRunOptions options;
+  options.run.inputs = {synth_options.out_base, written->nvtx_trace};
+  options.run.steps.range_regex = "denoise";
+  auto page = [&options] {
+    std::string html;
+    MustFinishWithin(kHangLimit, "report", [&] {
+      Result<ReportResult> report = RunReport(options);
+      ASSERT_TRUE(report.ok()) << report.status().message();
+      ASSERT_EQ(report->timelines.size(), 2u);
+      html = ReportToHtml(*report, "stepstat report");
+    });
+    return html;
+  };
+  const std::string expected = page();
+  for (size_t limit : kLimits) {
+    options.run.steps.max_pending_components = limit;
+    for (int run = 0; run < 3; ++run) ASSERT_EQ(page(), expected) << "limit " << limit;
   }
 }
 

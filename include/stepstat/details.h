@@ -87,6 +87,9 @@ struct LaunchPathDetails {
   std::string percentile_precision;
   DurationPercentiles api_duration;
   DurationPercentiles queue_time;  ///< from the API call's end to the kernel's start
+  /// The queue times in powers of two, exact: [0] zero, [k] in [2^(k-1), 2^k) ns (the
+  /// histogram behind the percentiles, summed; not in the JSON).
+  std::vector<int64_t> queue_time_log2_counts;
   std::vector<ApiCount> by_api;    ///< rows per launch API name, most first
   int64_t graph_launch_calls = 0;  ///< CUDA-graph launches: one API call, many kernels
   int64_t graph_launched_kernels = 0;
@@ -147,6 +150,21 @@ Result<StepStats> SummarizeWithDetails(const SummaryInputs& inputs, const Policy
 /// Every distinct kernel name of the GPU side of `inputs` with its component under
 /// `policy`, launches and times, by total time (most first). For writing policies.
 Result<std::vector<KernelDetails>> ListKernels(const SummaryInputs& inputs, const Policy& policy);
+
+/// Nsight's distribution columns of one kernel name (cuda_gpu_kern_sum's Min, Med, StdDev).
+struct KernelSpread {
+  std::string name;
+  int64_t min_ns = 0;
+  double median_ns = 0.0;  ///< the mean of the two middle durations for an even count
+  double stddev_ns = 0.0;  ///< sample standard deviation (n - 1), 0 for a single launch
+};
+
+/// The exact spreads of `names` (in the order the trace first shows them; names it lacks are
+/// left out), from one read of the GPU side that keeps the durations of those names alone:
+/// memory grows with their distinct durations (at most 16 bytes a launch), not with the
+/// rest of the trace. For the page's top kernels (a few dozen names).
+Result<std::vector<KernelSpread>> KernelSpreadsOf(const SummaryInputs& inputs,
+                                                  const std::vector<std::string>& names);
 
 /// ListKernels without each name's minimum and median (left 0): its memory grows with the
 /// distinct names, not with the launches, so a summary can afford it on any trace.

@@ -8,6 +8,8 @@
 
 #include "stepstat/engine.h"
 #include "stepstat/engine_compare.h"
+#include "stepstat/engine_report.h"
+#include "stepstat/timeline.h"
 
 namespace stepstat {
 
@@ -22,12 +24,18 @@ struct HtmlReportInput {
   /// `report --vs`: this run (cand) against a base; adds the before/after section and the
   /// diff JSON (DiffToJson) as `<script type="application/json" id="stepstat-diff">`.
   const DiffRun* vs = nullptr;
+  /// The timelines of the median and slowest steps (RunReport); none: the section says so.
+  const std::vector<StepTimeline>* timelines = nullptr;
+  /// Min, Med and StdDev of the listed kernels (RunReport); null: those columns stay empty.
+  const std::vector<KernelSpread>* kernel_spreads = nullptr;
 };
 
 /// The page. Its `<script type="application/json" id="stepstat-summary">` holds
 /// StepStatsWithDetailsToJson of the summary (`summarize --details --format json`), with
 /// `<`, `>` and `&` written as \u003c, \u003e, \u0026 so that it parses to the same value.
 std::string ReportToHtml(const HtmlReportInput& input);
+/// The page of a RunReport result.
+std::string ReportToHtml(const ReportResult& report, const std::string& command_line);
 
 /// `diff --format html`: the before/after section of ReportToHtml alone, with the diff JSON
 /// embedded as there.

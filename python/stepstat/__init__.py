@@ -24,7 +24,7 @@ Error = _stepstat.Error
 PARTIAL_SCHEMA = _stepstat.PARTIAL_SCHEMA
 RANKS_SCHEMA = _stepstat.RANKS_SCHEMA
 
-__all__ = ["Error", "Partial", "Steps", "summarize", "steps", "partial", "merge", "ranks",
+__all__ = ["Error", "Partial", "Steps", "summarize", "steps", "report", "partial", "merge", "ranks",
            "PARTIAL_SCHEMA", "RANKS_SCHEMA"]
 
 
@@ -67,6 +67,14 @@ def steps(*inputs, steps="", policy=""):
     text, messages = _stepstat.steps(_paths(inputs), policy, steps)
     _warn(messages)
     return Steps(json.loads(text))
+
+
+def report(*inputs, steps="", policy="", command_line="stepstat.report()"):
+    """`stepstat report INPUT... [--steps REGEX] -o FILE`: the HTML page as text, from the
+    engine call the CLI makes. `command_line` is what the page shows as its origin."""
+    page, messages = _stepstat.report(_paths(inputs), policy, steps, command_line)
+    _warn(messages)
+    return page
 
 
 class Partial:

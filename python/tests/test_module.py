@@ -49,6 +49,15 @@ class ModuleTest(unittest.TestCase):
         self.assertEqual(len(steps), 4)
         self.assertEqual(steps[0]["index"], 0)
 
+    def test_report_is_the_cli_page(self):
+        command = "stepstat report nvtx nvtx_nvtx_pushpop_trace.csv --steps denoise -o -"
+        page = stepstat.report("nvtx", "nvtx_nvtx_pushpop_trace.csv", steps="denoise",
+                               command_line=command)
+        want = cli("report", "nvtx", "nvtx_nvtx_pushpop_trace.csv", "--steps", "denoise",
+                   "-o", "-")
+        self.assertEqual(page, want)
+        self.assertIn('id="timeline"', page)
+
     def test_steps_to_pandas_has_one_row_a_step(self):
         try:
             import pandas  # noqa: F401

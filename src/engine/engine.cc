@@ -9,6 +9,7 @@
 
 #include "engine/engine_inputs.h"
 #include "engine/engine_progress.h"
+#include "engine/engine_steps.h"
 #include "io/read_progress.h"
 #include "stepstat/input_checks.h"
 #include "stepstat/platform.h"
@@ -103,12 +104,19 @@ Result<SummaryResult> RunSummary(const RunOptions& options) {
 }
 
 Result<StepsResult> RunSteps(const RunOptions& options) {
+  return RunStepsDrawing(options, nullptr);
+}
+
+Result<StepsResult> RunStepsDrawing(const RunOptions& options,
+                                    std::vector<StepTimeline>* timelines) {
   ProgressScope progress(options.progress);
   ASSIGN_OR_RETURN(Policy policy, ChoosePolicy(options.policy));
   ASSIGN_OR_RETURN(StepsInputs inputs, ResolveStepsRunInputs(options));
   PlanReads(inputs, PlannedRun::kSteps);
   ASSIGN_OR_RETURN(RunContext context, Prepare(options, inputs, /*check=*/true));
-  ASSIGN_OR_RETURN(StepsReport report, AnalyzeSteps(inputs, policy, options.steps));
+  ASSIGN_OR_RETURN(StepsReport report,
+                   timelines ? AnalyzeStepsWithTimelines(inputs, policy, options.steps, *timelines)
+                             : AnalyzeSteps(inputs, policy, options.steps));
   StepsResult result;
   context.policy = std::move(policy);
   result.context = std::move(context);

@@ -12,8 +12,8 @@ import re
 VOID = {"meta", "br", "hr", "img", "input", "link", "area", "base", "col", "embed", "source",
         "track", "wbr"}
 # The page's sections, in the order of issue 17; data-quality appears only when needed.
-SECTIONS = ["header", "data-quality", "headline", "where-the-time-went", "steps", "streams",
-            "launch-path", "top-kernels", "before-after", "definitions"]
+SECTIONS = ["header", "data-quality", "headline", "where-the-time-went", "timeline", "steps",
+            "streams", "launch-path", "top-kernels", "before-after", "definitions"]
 OPTIONAL_SECTIONS = {"data-quality", "before-after"}
 # `diff --format html`: the before/after section alone.
 DIFF_SECTIONS = ["header", "before-after", "definitions"]
@@ -202,6 +202,9 @@ def check_page(page, summary_json=None, diff_json=None):
         details = json.loads(summary_json).get("details", {})
         names += [k["name"] for k in details.get("top_kernels", [])]
         names += [k["name"] for k in details.get("classification_coverage", {}).get("top_other", [])]
+    for title, text in parser.name_cells:
+        if title != text:
+            problems.append(f"a name cell's hover text {title!r} is not its text {text!r}")
     shown = {text for _, text in parser.name_cells}
     titles = {title for title, _ in parser.name_cells}
     for name in names:

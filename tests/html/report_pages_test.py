@@ -7,6 +7,7 @@ review the diff); and the same request twice gives the same bytes.
 
 usage: report_pages_test.py STEPSTAT_BINARY SOURCE_DIR
 """
+import html
 import os
 import pathlib
 import re
@@ -41,6 +42,35 @@ def stable(page):
     return re.sub(rb'"input_hash": "[^"]*"', b'"input_hash": "(masked by the test)"', page)
 
 
+def write_hostile_steps(source, scratch):
+    """The hostile-names trace repeated 12 times, so that the period detector cuts it into
+    steps and the timeline lists its names around the longest gaps: the gap after row i is
+    50 + 20 * (rows - i) ns, so the first rows (the `</script>` and `k<float, 2>` ones)
+    open and close the longest. Bytes, not text: the trace holds invalid UTF-8 on purpose."""
+    data = (source / "tests/golden/report-hostile-names/trace.csv").read_bytes()
+    header, *rows = [line for line in data.split(b"\n") if line]
+    out, start, correlation = [header], 100, 1
+    for _ in range(12):
+        for i, row in enumerate(rows):
+            rest = row.split(b",", 3)[3]
+            out.append(b"%d,%d,%d," % (start, 100 + 10 * i, correlation) + rest)
+            correlation += 1
+            start += 100 + 10 * i + 50 + 20 * (len(rows) - i)
+        start += 300
+    path = pathlib.Path(scratch) / "hostile-steps.csv"
+    path.write_bytes(b"\n".join(out) + b"\n")
+    return str(path)
+
+
+def timeline_names(page):
+    """(title, text) of the name cells in the timeline section."""
+    section = page[page.index('<section id="timeline">'):]
+    section = section[:section.index("</section>")]
+    cells = re.findall(r'<td class="name" title="([^"]*)"><div class="clamp">(.*?)</div></td>',
+                       section, flags=re.S)
+    return [(html.unescape(title), html.unescape(text)) for title, text in cells]
+
+
 def checker_catches_broken_pages(page, summary):
     """The check must fail pages that break each rule (else it could pass anything)."""
     broken = {
@@ -52,7 +82,10 @@ def checker_catches_broken_pages(page, summary):
                                 .replace('id="definitions"', 'id="headline"', 1)
                                 .replace('id="tmp"', 'id="definitions"', 1),
         "a changed JSON value": page.replace('"kernel_count": ', '"kernel_count": 1', 1),
-        "a kernel name dropped": page.replace('<td class="name"', '<td class="x"', 1),
+        # Every name cell of the kernel tables (the timeline's gap tables name some too).
+        "kernel names dropped": page[:page.index('id="top-kernels"')] + page[
+            page.index('id="top-kernels"'):].replace('<td class="name"', '<td class="x"'),
+        "a hover name unlike its text": re.sub(r'(<td class="name" title=")', r"\1x", page, 1),
         "an unclosed element": page.replace("</figure>", "", 1),
     }
     return [f"the check passed a page with {what}"
@@ -65,10 +98,12 @@ def main():
     with tempfile.TemporaryDirectory(prefix="stepstat-report-pages-") as scratch:
         example = str(source / "examples/gb10-dit-step/gb10-dit-step")
         hostile = str(source / "tests/golden/report-hostile-names/trace.csv")
+        hostile_steps = write_hostile_steps(source, scratch)
         run(binary, ["synth", "--out", "run", "--steps", str(SYNTH_STEPS), "--nvtx"], scratch)
         cases = {
             "example": ([example], [example], ()),
             "hostile-names": ([hostile], [hostile], ()),
+            "hostile-steps": ([hostile_steps], [hostile_steps], ()),
             "synth": (["run", "run_nvtx_pushpop_trace.csv"], ["run"], ("--steps", "denoise")),
         }
         pages = {}
@@ -86,6 +121,22 @@ def main():
         for raw in ("<script>alert", "<b>bold", "k<float", "\" onmouseover"):
             if raw in hostile_page:
                 failures.append(f"hostile-names: {raw!r} appears unescaped")
+
+        # The timeline's gap tables name the kernels around each gap, escaped like every name.
+        steps_page = pages["hostile-steps"].decode()
+        shown = timeline_names(steps_page)
+        for want in ("</script><script>alert(1)</script>", "k<float, 2>"):
+            if (want, want) not in shown:
+                failures.append(f"hostile-steps: {want!r} is not in the timeline's gap tables")
+        body = steps_page[:steps_page.index('<script type="application/json"')]
+        for raw in ("<script>alert", "k<float", "\" onmouseover"):
+            if raw in body:
+                failures.append(f"hostile-steps: {raw!r} appears unescaped")
+        for name in ("synth", "hostile-steps"):
+            page = pages[name].decode()
+            if page.count('<svg class="chart"', page.index('<section id="timeline">'),
+                          page.index('<section id="steps">')) != 2:
+                failures.append(f"{name}: not two timeline strips (median and slowest step)")
 
         again, _ = page_and_summary(binary, *cases["synth"][:2], scratch, cases["synth"][2])
         if again != pages["synth"]:

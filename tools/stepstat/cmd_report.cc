@@ -6,16 +6,15 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "command_support.h"
 #include "commands.h"
 #include "progress_on_stderr.h"
 #include "stepstat/engine.h"
-#include "stepstat/engine_compare.h"
+#include "stepstat/engine_report.h"
 #include "stepstat/html_report.h"
-#include "stepstat/read.h"
+#include "stepstat/ledger.h"
 
 namespace stepstat::cli {
 
@@ -51,82 +50,30 @@ std::string CommandLine(const ReportOptions& options) {
   return line + " -o " + quoted(options.output);
 }
 
-// The summary reads the trace without its step ranges: an NVTX CSV is no GPU trace. A name
-// that is no file (an nsys base) is kept; the engine resolves it.
-std::vector<std::filesystem::path> SummaryInputs(const std::vector<std::string>& inputs) {
-  std::vector<std::filesystem::path> kept;
-  for (const std::string& input : inputs) {
-    Result<InputKind> kind = DetectInputKind(input, input);
-    if (kind.ok() && *kind == InputKind::kNsysNvtxTraceCsv) continue;
-    kept.emplace_back(input);
-  }
-  return kept;
-}
-
 int RunReport(const ReportOptions& options) {
-  RunOptions run;
+  ReportRunOptions report;
+  RunOptions& run = report.run;
   run.inputs.assign(options.inputs.begin(), options.inputs.end());
   run.policy = options.policy;
   run.output = OutputToRefuse(options.output);
   run.steps.range_regex = options.steps_regex;
-  run.progress = CommandProgress();  // shared by the two calls below and the diff's
-  RunOptions summary_run = run;
-  summary_run.inputs = SummaryInputs(options.inputs);
-  summary_run.details = true;
-
-  // The steps and the summary read the trace in two independent passes, at once: the page
-  // costs about one pass more than `steps` in time only where a core is free.
-  // Threads: this one runs RunSteps and owns `steps`; `summary_thread` runs RunSummary on
-  // its own copy of the options and writes only `summary`, read here after join(). Each
-  // engine call builds and owns everything it touches (the inputs are only read), so
-  // neither waits on the other; the one wait is join(), after RunSteps has returned.
-  std::optional<Result<SummaryResult>> summary;
-  std::thread summary_thread([&summary, &summary_run] { summary = RunSummary(summary_run); });
-  Result<StepsResult> steps = RunSteps(run);
-  summary_thread.join();
-
-  HtmlReportInput page;
-  page.command_line = CommandLine(options);
-  if (!steps.ok() && !options.steps_regex.empty()) return Fail(steps.status());
-  if (!summary->ok()) return Fail(summary->status());
-
-  // Before and after: this run is the candidate; its trace is read once more, as `diff`
-  // reads a side (steps when it has enough, else whole). Read before the notes below are
-  // printed, so the progress line covers it too; its error is told after them, as always.
-  std::optional<Result<DiffRun>> run_diff;
+  run.progress = CommandProgress();  // shared by the two threads and the diff's reads
+  report.vs = options.vs;
   if (!options.vs.empty()) {
-    DiffRunOptions diff;
-    diff.base = options.vs;
-    diff.cand = options.inputs;
-    diff.run.policy = options.policy;
-    diff.run.steps.range_regex = options.steps_regex;
-    diff.run.output = OutputToRefuse(options.output);
-    diff.run.progress = run.progress;
-    diff.ledger = ResolveLedgerPath(std::nullopt, std::getenv("STEPSTAT_LEDGER"),
-                                    std::filesystem::current_path());
-    run_diff = RunDiff(diff);
+    report.ledger = ResolveLedgerPath(std::nullopt, std::getenv("STEPSTAT_LEDGER"),
+                                      std::filesystem::current_path());
   }
+  Result<ReportResult> result = stepstat::RunReport(report);
   StopProgress();
-
-  if (steps.ok()) {
-    page.steps = &*steps;
+  if (!result.ok()) return Fail(result.status());
+  if (result->steps) {
     std::fprintf(stderr, "stepstat: note: %s\n",
-                 OneLineMessage(steps->report.source_reason).c_str());
-  } else {
-    page.steps_note = "not cut into steps: " + steps.status().message();
+                 OneLineMessage(result->steps->report.source_reason).c_str());
   }
-  PrintWarnings((*summary)->context.warnings);
-  PrintPolicyHint((*summary)->context.policy_hint);
-  page.summary = &**summary;
-
-  std::optional<DiffRun> vs;
-  if (run_diff) {
-    if (!run_diff->ok()) return Fail(run_diff->status());
-    PrintWarnings((*run_diff)->warnings);
-    vs = std::move(*run_diff).value();
-    page.vs = &*vs;
-  }
-  return Emit(ReportToHtml(page), options.output);
+  PrintWarnings(result->summary.context.warnings);
+  PrintPolicyHint(result->summary.context.policy_hint);
+  if (result->vs) PrintWarnings(result->vs->warnings);
+  return Emit(ReportToHtml(*result, CommandLine(options)), options.output);
 }
 
 }  // namespace

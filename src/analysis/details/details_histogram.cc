@@ -50,4 +50,15 @@ int64_t DurationHistogram::Percentile(double q) const {
   return max_;
 }
 
+std::vector<int64_t> DurationHistogram::Log2Counts() const {
+  std::vector<int64_t> out;
+  for (int b = 0; b < static_cast<int>(counts_.size()); ++b) {
+    if (counts_[b] == 0) continue;
+    const auto bin = static_cast<size_t>(std::bit_width(static_cast<uint64_t>(LowerBoundOf(b))));
+    if (out.size() <= bin) out.resize(bin + 1, 0);
+    out[bin] += counts_[b];
+  }
+  return out;
+}
+
 }  // namespace stepstat

@@ -22,6 +22,9 @@ class DurationHistogram {
   /// Nearest-rank percentile: the smallest bucket value v with at least ceil(q * count)
   /// values <= v. 0 when empty. `q` in (0, 1].
   int64_t Percentile(double q) const;
+  /// Exact counts in powers of two: [0] the zeros, [k] the values in [2^(k-1), 2^k), up to
+  /// the last non-empty one (empty when no value was added). Every bucket lies within one.
+  std::vector<int64_t> Log2Counts() const;
 
  private:
   static int BucketOf(int64_t value);

@@ -26,6 +26,27 @@ TEST(DurationHistogram, SmallValuesAreExactNearestRank) {
   EXPECT_EQ(h.max(), 100);
 }
 
+// The page's queue-latency bins: exact power-of-two counts, against counting each value's
+// bit width, on random values spanning 0 to 2^40 (and the bins' edges themselves).
+TEST(DurationHistogram, Log2CountsAreExact) {
+  EXPECT_TRUE(DurationHistogram().Log2Counts().empty());
+  std::mt19937_64 rng(5);
+  DurationHistogram h;
+  std::vector<int64_t> want;
+  auto add = [&](int64_t v) {
+    h.Add(v);
+    size_t bin = 0;
+    while ((int64_t{1} << bin) <= v && bin < 62) ++bin;  // v in [2^(bin-1), 2^bin)
+    if (want.size() <= bin) want.resize(bin + 1, 0);
+    ++want[bin];
+  };
+  for (int64_t edge : {0, 1, 2, 3, 255, 256, 257, 511, 512, 1023, 1024}) add(edge);
+  for (int i = 0; i < 20000; ++i) {
+    add(static_cast<int64_t>(rng() >> (24 + rng() % 40)));
+  }
+  EXPECT_EQ(h.Log2Counts(), want);
+}
+
 TEST(DurationHistogram, LargeValuesWithinOne256thBelow) {
   std::mt19937_64 rng(7);
   std::uniform_int_distribution<int64_t> dist(0, int64_t{1} << 40);

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "analysis/details/details_values.h"
 #include "analysis/details/duration_set.h"
@@ -22,8 +23,10 @@ class KernelNameSink : public TraceSink {
   /// kernel side counts as a kernel.
   /// Without `keep_durations` only counts and totals are kept (min and median stay 0), so
   /// memory grows with the distinct names, not with the launches.
-  KernelNameSink(bool launches_are_kernels, bool keep_durations)
-      : launches_are_kernels_(launches_are_kernels), keep_durations_(keep_durations) {}
+  /// With `only` (not null), names outside it are skipped: nothing is kept of them.
+  KernelNameSink(bool launches_are_kernels, bool keep_durations,
+                 const std::unordered_set<std::string_view>* only = nullptr)
+      : launches_are_kernels_(launches_are_kernels), keep_durations_(keep_durations), only_(only) {}
 
   Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override {
     for (const GpuOp& op : ops) {
@@ -46,6 +49,11 @@ class KernelNameSink : public TraceSink {
   void Add(NameId name, int64_t duration_ns, const StringPool& names) {
     if (name >= index_.size()) index_.resize(std::max<size_t>(names.size(), name + 1), -1);
     int32_t& index = index_[name];
+    if (index == kSkipped) return;
+    if (index < 0 && only_ != nullptr && !only_->contains(names.Get(name))) {
+      index = kSkipped;
+      return;
+    }
     if (index < 0) {
       index = static_cast<int32_t>(totals_.size());
       totals_.emplace_back().name = std::string(names.Get(name));
@@ -60,8 +68,10 @@ class KernelNameSink : public TraceSink {
     t.max_ns = std::max(t.max_ns, duration_ns);
   }
 
+  static constexpr int32_t kSkipped = -2;
   bool launches_are_kernels_;
   bool keep_durations_;
+  const std::unordered_set<std::string_view>* only_;
   std::vector<int32_t> index_;
   std::vector<NameTotals> totals_;
   std::vector<DurationSet> durations_;
@@ -83,6 +93,21 @@ Result<std::vector<KernelDetails>> ListKernels(const SummaryInputs& inputs, cons
     k.median_ns = durations.Median();
   }
   return kernels;
+}
+
+Result<std::vector<KernelSpread>> KernelSpreadsOf(const SummaryInputs& inputs,
+                                                  const std::vector<std::string>& names) {
+  const std::unordered_set<std::string_view> only(names.begin(), names.end());
+  KernelNameSink sink(inputs.gpu.kind == InputKind::kNsysKernExecTraceCsv,
+                      /*keep_durations=*/true, &only);
+  RETURN_IF_ERROR(ReadInput(inputs.gpu, sink).status());
+  std::vector<KernelSpread> spreads;
+  for (size_t i = 0; i < sink.totals().size(); ++i) {
+    DurationSet& durations = sink.durations()[i];
+    spreads.push_back(
+        {sink.totals()[i].name, durations.Min(), durations.Median(), durations.SampleStdDev()});
+  }
+  return spreads;
 }
 
 Result<std::vector<KernelDetails>> ListKernelTotals(const SummaryInputs& inputs,

@@ -62,6 +62,7 @@ LaunchPathDetails LaunchPathOf(const DetailsTotals& t) {
   l.percentile_precision = DurationHistogram::kPrecision;
   l.api_duration = PercentilesOf(t.api_duration);
   l.queue_time = PercentilesOf(t.queue_time);
+  l.queue_time_log2_counts = t.queue_time.Log2Counts();
   l.by_api = t.by_api;
   std::sort(l.by_api.begin(), l.by_api.end(), [](const ApiCount& a, const ApiCount& b) {
     return a.count != b.count ? a.count > b.count : a.api < b.api;

@@ -1,6 +1,7 @@
 #include "analysis/details/duration_set.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace stepstat {
 
@@ -61,6 +62,23 @@ double DurationSet::Median() {
   }
   // Halving each first keeps the sum of two large int64 values from overflowing.
   return static_cast<double>(lower) + (static_cast<double>(upper) - static_cast<double>(lower)) / 2;
+}
+
+double DurationSet::SampleStdDev() {
+  Compact();
+  const int64_t n = count();
+  if (n < 2) return 0.0;
+  // Two passes over the runs (mean, then squared deviations) in long double: a one-pass
+  // sum of squares loses the digits of a small spread around a large mean.
+  long double sum = 0;
+  for (const auto& [value, times] : runs_) sum += static_cast<long double>(value) * times;
+  const long double mean = sum / static_cast<long double>(n);
+  long double squares = 0;
+  for (const auto& [value, times] : runs_) {
+    const long double deviation = static_cast<long double>(value) - mean;
+    squares += deviation * deviation * static_cast<long double>(times);
+  }
+  return static_cast<double>(std::sqrt(squares / static_cast<long double>(n - 1)));
 }
 
 }  // namespace stepstat

@@ -27,6 +27,9 @@ class DurationSet {
   /// The median as nsys prints it: the middle value, or the mean of the two middle ones for
   /// an even count (so it may end in .5). 0 when empty. Compacts first.
   double Median();
+  /// The sample standard deviation (n - 1 in the denominator), as nsys's cuda_gpu_kern_sum
+  /// prints StdDev: 0 for fewer than two durations. Compacts first.
+  double SampleStdDev();
 
  private:
   void Compact();

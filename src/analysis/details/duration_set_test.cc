@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <numeric>
 #include <random>
 #include <vector>
 
@@ -24,6 +26,42 @@ TEST(DurationSet, MedianOfOddAndEvenCountsAsNsysPrintsIt) {
   DurationSet even;
   for (int64_t d : {661740, 661739}) even.Add(d);
   EXPECT_EQ(even.Median(), 661739.5);
+}
+
+// Nsight's StdDev column: the sample standard deviation, against a brute-force two-pass
+// computation over every duration kept, on random sets with repeats, large offsets and
+// compactions between adds.
+TEST(DurationSet, SampleStdDevMatchesBruteForce) {
+  std::mt19937_64 random(11);
+  for (int round = 0; round < 200; ++round) {
+    DurationSet set;
+    std::vector<int64_t> all;
+    const int64_t offset = round % 3 == 0 ? int64_t{1} << 40 : 0;
+    const size_t n = 1 + random() % 2000;
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t d = offset + static_cast<int64_t>(random() % (round % 2 ? 50 : 1'000'000));
+      set.Add(d);
+      all.push_back(d);
+      if (i % 97 == 0) set.Min();  // compacts mid-way
+    }
+    double want = 0;
+    if (all.size() > 1) {
+      long double mean = 0;
+      for (int64_t d : all) mean += static_cast<long double>(d);
+      mean /= static_cast<long double>(all.size());
+      long double squares = 0;
+      for (int64_t d : all) squares += (d - mean) * (d - mean);
+      want = static_cast<double>(std::sqrt(squares / static_cast<long double>(all.size() - 1)));
+    }
+    EXPECT_NEAR(set.SampleStdDev(), want, 1e-9 * std::max(1.0, want)) << "round " << round;
+  }
+  DurationSet one;
+  one.Add(7);
+  EXPECT_EQ(one.SampleStdDev(), 0.0);
+  DurationSet pair;
+  pair.Add(1);
+  pair.Add(3);
+  EXPECT_DOUBLE_EQ(pair.SampleStdDev(), std::sqrt(2.0));  // python: statistics.stdev([1, 3])
 }
 
 // Against sorting everything, across many compactions, with repeated and distinct values.

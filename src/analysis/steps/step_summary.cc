@@ -46,9 +46,12 @@ Result<StepStats> SummarizeStep(const StepsInputs& inputs, const Policy& policy,
     stats = StepStatsOf(report, report.steps[index], policy);
     if (!details) return Status::Ok();
     StepStatsSources sources{report.gpu_trace, report.launch_trace};
-    ASSIGN_OR_RETURN(StepStats replayed,
-                     SummarizeReplayed([&](TraceSink& sink) { return replay(index, sink); }, policy,
-                                       sources, details));
+    ASSIGN_OR_RETURN(StepStats replayed, SummarizeReplayed(
+                                             [&](TraceSink& sink) {
+                                               const StepRoute route{index, &sink};
+                                               return replay(std::span<const StepRoute>(&route, 1));
+                                             },
+                                             policy, sources, details));
     // The replay holds the step's own kernels only, so its launch overlap is the step's
     // own-kernels figure; the printed one is against every kernel of the trace.
     StepRecord own = report.steps[index];

@@ -29,22 +29,23 @@ namespace stepstat {
 
 namespace {
 
-// Reads one step again as `plan` attributes it: its launch calls, then its GPU operations;
-// then finishes `sink`, as one read of a hand-cut trace would (TraceSink's contract).
-Result<std::vector<InputDetails>> ReplayStep(const StepsInputs& inputs, const Plan& plan,
-                                             size_t step, TraceReads& reads, TraceSink& sink) {
-  const auto index = static_cast<int32_t>(step);
+// Reads the routes' steps again as `plan` attributes them, in one read of each input: their
+// launch calls, then their GPU operations; then finishes each route's sink, as one read of a
+// hand-cut trace would (TraceSink's contract).
+Result<std::vector<InputDetails>> ReplaySteps(const StepsInputs& inputs, const Plan& plan,
+                                              std::span<const StepRoute> routes,
+                                              TraceReads& reads) {
   std::vector<InputDetails> read;
   const TraceInput* launches = plan.launch_step ? LaunchSource(inputs) : nullptr;
   if (launches) {
-    StepFilterSink calls(sink, index, plan.launch_step, nullptr);
+    StepFilterSink calls(routes, plan.launch_step, nullptr);
     ASSIGN_OR_RETURN(ReadReport report, reads.LaunchSide(*launches, calls));
     if (launches != &inputs.trace.gpu) read.push_back(InputDetailsOf(*launches, report));
   }
-  StepFilterSink ops(sink, index, nullptr, plan.op_step);
+  StepFilterSink ops(routes, nullptr, plan.op_step);
   ASSIGN_OR_RETURN(ReadReport report, reads.GpuSide(inputs.trace.gpu, ops));
   read.insert(read.begin(), InputDetailsOf(inputs.trace.gpu, report));
-  RETURN_IF_ERROR(sink.OnFinish());
+  for (const StepRoute& route : routes) RETURN_IF_ERROR(route.sink->OnFinish());
   return read;
 }
 
@@ -55,8 +56,8 @@ Status Conclude(const StepsInputs& inputs, const Plan& plan, const Policy& polic
                 StepsReport& report) {
   FinishStepsReport(report, policy, options);
   if (!then) return Status::Ok();
-  StepReplay replay = [&](size_t step, TraceSink& sink) {
-    return ReplayStep(inputs, plan, step, reads, sink);
+  StepReplay replay = [&](std::span<const StepRoute> routes) {
+    return ReplaySteps(inputs, plan, routes, reads);
   };
   return then(report, replay);
 }

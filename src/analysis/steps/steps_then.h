@@ -5,19 +5,23 @@
 
 #include <cstddef>
 #include <functional>
+#include <span>
 #include <vector>
 
+#include "analysis/steps/step_filter_sink.h"
 #include "stepstat/details.h"
 #include "stepstat/steps.h"
 #include "stepstat/trace.h"
 
 namespace stepstat {
 
-/// Reads one step of the run again, as AnalyzeSteps attributed it: the launch calls, then the
-/// GPU operations that belong to it, into `sink` (what a capture cut by hand around that step
-/// would hold), then finishes the sink once (TraceSink's contract). Returns what each input
+/// Reads steps of the run again, as AnalyzeSteps attributed them, in one read of the inputs:
+/// the launch calls, then the GPU operations that belong to each route's step, into that
+/// route's sink (what a capture cut by hand around that step would hold), then finishes each
+/// sink once (TraceSink's contract). The routes' steps must differ. Returns what each input
 /// file held.
-using StepReplay = std::function<Result<std::vector<InputDetails>>(size_t step, TraceSink& sink)>;
+using StepReplay =
+    std::function<Result<std::vector<InputDetails>>(std::span<const StepRoute> routes)>;
 /// Called with the finished report and a replay valid during the call.
 using StepsConsumer = std::function<Status(const StepsReport& report, const StepReplay& replay)>;
 

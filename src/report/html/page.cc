@@ -36,7 +36,8 @@ table { border-collapse: collapse; margin: 8px 0 16px; font-size: 13px; }
 th, td { border-bottom: 1px solid #ddd; padding: 3px 8px; vertical-align: top; }
 th { text-align: left; background: #f3f3f3; }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-td.name { overflow-wrap: anywhere; max-width: 560px; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
+th.n { white-space: normal; }
+td.name { overflow-wrap: anywhere; min-width: 220px; max-width: 560px; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
 div.clamp { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3; overflow: hidden; }
 figure { margin: 12px 0; }
 figcaption { color: #444; font-size: 13px; margin-top: 4px; }
@@ -49,6 +50,8 @@ svg.chart text { font-size: 12px; fill: #1b1b1b; }
 .other { fill: #8c8c8c; } .bin { fill: #0072B2; } .track { fill: #eee; } .bar { fill: #0072B2; }
 .idle { fill: url(#idle-hatch); }
 .muted { opacity: 0.35; filter: grayscale(1); }
+.mark-bin { fill: #1b1b1b; } .mem { fill: #000000; } .launch { fill: #5a5a5a; }
+.gapmark { fill: none; stroke: #1b1b1b; stroke-width: 1.5; stroke-dasharray: 3 2; }
 .better { fill: #0072B2; } .worse { fill: #E69F00; } .neutral { fill: #8c8c8c; }
 .verdict { font-size: 16px; border-left: 6px solid #0072B2; padding: 6px 12px; background: #f3f8fc; }
 span.swatch { display: inline-block; width: 12px; height: 12px; margin-right: 4px; vertical-align: -1px; border: 1px solid #666; }
@@ -56,6 +59,8 @@ span.swatch.c0 { background: #0072B2; } span.swatch.c1 { background: #E69F00; }
 span.swatch.c2 { background: #009E73; } span.swatch.c3 { background: #CC79A7; }
 span.swatch.c4 { background: #56B4E9; } span.swatch.c5 { background: #D55E00; }
 span.swatch.c6 { background: #F0E442; } span.swatch.other { background: #8c8c8c; }
+span.swatch.mem { background: #000000; } span.swatch.launch { background: #5a5a5a; }
+span.swatch.gap { background: #fff; border: 1.5px dashed #1b1b1b; }
 span.swatch.idle { background: repeating-linear-gradient(45deg, #fff 0 3px, #9a9a9a 3px 5px); }
 ul.legend { list-style: none; padding: 0; margin: 4px 0; display: flex; flex-wrap: wrap; gap: 4px 16px; }
 .banner { border: 2px solid #D55E00; background: #fff4ec; padding: 8px 16px; margin: 16px 0; }
@@ -171,13 +176,15 @@ std::string Legend(const StepStats& stats, bool with_idle) {
 
 std::string ReportToHtml(const HtmlReportInput& input) {
   const SummaryResult& summary = *input.summary;
-  const html::PageData data{summary, *summary.details, input.steps, input.steps_note,
-                            input.command_line};
+  const html::PageData data{
+      summary,         *summary.details,    input.steps, input.steps_note, input.command_line,
+      input.timelines, input.kernel_spreads};
   std::string page = html::PageStart("stepstat report: " + summary.stats.source_gpu_trace);
   page += html::HeaderSection(data);
   page += html::QualityBanner(data);
   page += html::CardsSection(data);
   page += html::TimeSection(data);
+  page += html::TimelineSection(data);
   page += html::StepsSection(data);
   page += html::StreamsSection(data);
   page += html::LaunchSection(data);
@@ -188,6 +195,18 @@ std::string ReportToHtml(const HtmlReportInput& input) {
       html::JsonBlock("stepstat-summary", StepStatsWithDetailsToJson(summary.stats, data.details));
   if (input.vs != nullptr) page += html::JsonBlock("stepstat-diff", DiffToJson(input.vs->diff));
   return page + "</body>\n</html>\n";
+}
+
+std::string ReportToHtml(const ReportResult& report, const std::string& command_line) {
+  HtmlReportInput input;
+  input.summary = &report.summary;
+  input.steps = report.steps ? &*report.steps : nullptr;
+  input.steps_note = report.steps_note;
+  input.command_line = command_line;
+  input.vs = report.vs ? &*report.vs : nullptr;
+  input.timelines = &report.timelines;
+  input.kernel_spreads = &report.kernel_spreads;
+  return ReportToHtml(input);
 }
 
 std::string DiffToHtml(const DiffRun& run, const std::string& command_line) {

@@ -19,6 +19,10 @@ struct PageData {
   const StepsResult* steps;  ///< null when the run was not cut into steps
   std::string_view steps_note;
   std::string_view command_line;
+  const std::vector<StepTimeline>* timelines = nullptr;  ///< null or empty: none drawn
+  /// Min, Med, StdDev of the listed kernels; null (diff pages, callers without them): the
+  /// kernel tables leave those columns empty.
+  const std::vector<KernelSpread>* kernel_spreads = nullptr;
 };
 
 /// A table of already-escaped cells; numeric columns align right.
@@ -57,7 +61,8 @@ std::string HeaderSection(const PageData& data);
 std::string QualityBanner(const PageData& data);  ///< empty when nothing was dropped or guessed
 std::string CardsSection(const PageData& data);
 std::string TimeSection(const PageData& data);
-std::string StepsSection(const PageData& data);  ///< a note alone without steps
+std::string TimelineSection(const PageData& data);  ///< a note alone without timelines
+std::string StepsSection(const PageData& data);     ///< a note alone without steps
 std::string StreamsSection(const PageData& data);
 std::string LaunchSection(const PageData& data);
 std::string KernelsSection(const PageData& data);

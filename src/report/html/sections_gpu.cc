@@ -2,7 +2,10 @@
 // take the time (and those the policy leaves in `other`), then the definitions and the
 // command line.
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "report/html/html_escape.h"
@@ -18,15 +21,31 @@ std::string StreamName(const DeviceDetails& device, const StreamDetails& stream)
   return device.device + " stream " + (stream.stream < 0 ? "?" : std::to_string(stream.stream));
 }
 
-HtmlTable KernelTable(const std::vector<KernelDetails>& kernels, int64_t kernel_time_ns) {
+const KernelSpread* SpreadOf(const PageData& data, const std::string& name) {
+  if (data.kernel_spreads == nullptr) return nullptr;
+  for (const KernelSpread& spread : *data.kernel_spreads) {
+    if (spread.name == name) return &spread;
+  }
+  return nullptr;
+}
+
+// Nsight's cuda_gpu_kern_sum columns (in ms rather than ns), plus the component. The unit
+// sits in the headers, as Nsight's does: ten columns leave the names room only without it.
+HtmlTable KernelTable(const PageData& data, const std::vector<KernelDetails>& kernels,
+                      int64_t kernel_time_ns) {
+  auto ms = [](double ns) { return FormatMs(static_cast<int64_t>(std::llround(ns))); };
   HtmlTable table;
-  table.Column("Time (%)").Column("Total Time").Column("Instances").Column("Avg").Column("Max");
+  table.Column("Time (%)").Column("Total Time (ms)").Column("Instances").Column("Avg (ms)");
+  table.Column("Med (ms)").Column("Min (ms)").Column("Max (ms)").Column("StdDev (ms)");
   table.Column("component", HtmlTable::kText).Column("Name", HtmlTable::kText);
   for (const KernelDetails& kernel : kernels) {
+    const KernelSpread* spread = SpreadOf(data, kernel.name);
     table.Row({FormatPercent(PercentOf(static_cast<double>(kernel.total_ns),
                                        static_cast<double>(kernel_time_ns))),
-               Ms(kernel.total_ns), FormatCount(kernel.launches), Ms(kernel.mean_ns),
-               Ms(kernel.max_ns), EscapeHtml(kernel.component), NameCell(kernel.name)});
+               FormatMs(kernel.total_ns), FormatCount(kernel.launches), ms(kernel.mean_ns),
+               spread ? ms(spread->median_ns) : "", spread ? FormatMs(spread->min_ns) : "",
+               FormatMs(kernel.max_ns), spread ? ms(spread->stddev_ns) : "",
+               EscapeHtml(kernel.component), NameCell(kernel.name)});
   }
   return table;
 }
@@ -45,6 +64,67 @@ std::string PercentilesRows(const DurationPercentiles& percentiles, std::vector<
     desc += std::string(name) + " " + Ms(ns) + "; ";
   }
   return desc;
+}
+
+// A duration for a bin edge: ns, µs or ms with three significant digits at most.
+std::string EdgeText(int64_t ns) {
+  char buffer[32];
+  if (ns < 1000) return std::to_string(ns) + " ns";
+  const bool micro = ns < 1'000'000;
+  const double value = static_cast<double>(ns) / (micro ? 1e3 : 1e6);
+  std::snprintf(buffer, sizeof buffer, value < 10 ? "%.2f" : value < 100 ? "%.1f" : "%.0f", value);
+  return std::string(buffer) + (micro ? " µs" : " ms");
+}
+
+// The queue latencies in powers of two (exact counts from the details pass's fixed
+// histogram), the bins holding the median and p90 marked.
+std::string QueueHistogram(const LaunchPathDetails& launch) {
+  const std::vector<int64_t>& counts = launch.queue_time_log2_counts;
+  size_t first = 0;
+  while (first < counts.size() && counts[first] == 0) ++first;
+  if (first == counts.size()) return "";
+  const int64_t total = launch.queue_time.count;
+  const int64_t tallest = *std::max_element(counts.begin(), counts.end());
+  auto low_of = [](size_t bin) { return bin == 0 ? int64_t{0} : int64_t{1} << (bin - 1); };
+  auto holds = [&](size_t bin, int64_t value) {
+    return value >= low_of(bin) && (bin == 0 ? value == 0 : value < (int64_t{1} << bin));
+  };
+  std::vector<BarRow> rows;
+  HtmlTable table;
+  table.Column("queue latency", HtmlTable::kText).Column("launches").Column("share");
+  table.Column("share up to here").Column("holds", HtmlTable::kText);
+  int64_t cumulative = 0;
+  for (size_t bin = first; bin < counts.size(); ++bin) {
+    const std::string range =
+        bin == 0 ? "0 ns" : EdgeText(low_of(bin)) + " to " + EdgeText((int64_t{1} << bin) - 1);
+    std::string marks;
+    if (holds(bin, launch.queue_time.p50_ns)) marks = "median";
+    if (holds(bin, launch.queue_time.p90_ns)) marks += marks.empty() ? "p90" : ", p90";
+    cumulative += counts[bin];
+    const double share = PercentOf(static_cast<double>(counts[bin]), static_cast<double>(total));
+    std::string label = range;
+    if (!marks.empty()) label += " (" + marks + ")";
+    rows.push_back({std::move(label), FormatCount(counts[bin]) + " (" + Percent(share) + ")",
+                    static_cast<double>(counts[bin]) / static_cast<double>(tallest),
+                    marks.empty() ? "bar" : "mark-bin"});
+    table.Row({EscapeHtml(range), FormatCount(counts[bin]), Percent(share),
+               Percent(PercentOf(static_cast<double>(cumulative), static_cast<double>(total))),
+               EscapeHtml(marks)});
+  }
+  const std::string desc = FormatCount(total) + " launches; median " +
+                           Ms(launch.queue_time.p50_ns) + ", p90 " + Ms(launch.queue_time.p90_ns) +
+                           ", max " + Ms(launch.queue_time.max_ns);
+  const std::string svg =
+      BarRowsSvg({"launch-queue-histogram", "Queue latency histogram", desc}, rows);
+  const std::string caption =
+      "Every joined launch's queue latency (its launch call's end to its kernel's start) in "
+      "bins that double in width; each bar is the bin's launches as a share of the fullest "
+      "bin, the text their share of all " +
+      FormatCount(total) + " launches. The bins holding the median (" +
+      Ms(launch.queue_time.p50_ns) + ") and p90 (" + Ms(launch.queue_time.p90_ns) +
+      ") are dark and named. The counts are exact; the percentiles come from the finer "
+      "histogram above.";
+  return "<h3>Queue latency histogram</h3>\n" + Figure(svg, EscapeHtml(caption), table.Render());
 }
 
 }  // namespace
@@ -123,7 +203,8 @@ std::string LaunchSection(const PageData& data) {
              " kernels.</p>\n";
   }
   return Section("launch-path", "Launch path",
-                 Figure(svg, EscapeHtml(caption), table.Render()) + apis.Render() + graphs);
+                 Figure(svg, EscapeHtml(caption), table.Render()) + apis.Render() + graphs +
+                     QueueHistogram(launch));
 }
 
 std::string KernelsSection(const PageData& data) {
@@ -131,10 +212,12 @@ std::string KernelsSection(const PageData& data) {
   const ClassificationCoverage& coverage = details.coverage;
   std::string body =
       "<p class=\"note\">The " + std::to_string(details.top_kernels.size()) +
-      " kernels with the most time, in Nsight's kernel-summary columns plus the component. "
-      "Time (%) is of the summed kernel time, " +
+      " kernels with the most time, in the columns of Nsight's cuda_gpu_kern_sum (times in "
+      "ms; Med the middle launch, or the mean of the two middle ones; StdDev the sample "
+      "standard deviation, as nsys prints them) plus the component. Time (%) is of the "
+      "summed kernel time, " +
       EscapeHtml(Ms(details.kernel_time_ns)) + ".</p>\n" +
-      KernelTable(details.top_kernels, details.kernel_time_ns).Render();
+      KernelTable(data, details.top_kernels, details.kernel_time_ns).Render();
   body += "<h3>Top unclassified kernels</h3>\n<p class=\"note\">" +
           EscapeHtml(FormatCount(coverage.other_names) + " distinct names, " +
                      Ms(coverage.other_time_ns) + " (" +
@@ -143,7 +226,7 @@ std::string KernelsSection(const PageData& data) {
                      "policy.") +
           "</p>\n";
   if (!coverage.top_other.empty()) {
-    body += KernelTable(coverage.top_other, details.kernel_time_ns).Render();
+    body += KernelTable(data, coverage.top_other, details.kernel_time_ns).Render();
   }
   return Section("top-kernels", "Top kernels", body);
 }

@@ -227,4 +227,51 @@ std::string DivergingBarsSvg(const ChartText& text, const std::vector<DivergingR
   return out + "</svg>\n";
 }
 
+std::string TimelineSvg(const ChartText& text, const std::vector<TimelineLaneRow>& lanes,
+                        const std::vector<TimelineMark>& marks, int64_t span_ns) {
+  constexpr double kLabelLeft = 4;
+  constexpr double kLaneLeft = 176;
+  constexpr double kLaneRight = 952;
+  constexpr double kTop = 22;
+  constexpr double kLane = 20;
+  constexpr double kMinMarkWidth = 3;
+  constexpr size_t kLabelChars = 26;
+  const double width = kLaneRight - kLaneLeft;
+  const double bottom = kTop + kLane * static_cast<double>(lanes.size());
+  std::string out = Open(text, bottom + 24);
+  // Ticks in µs below a millisecond: three decimals of a ms would print one tick twice.
+  const bool micro = span_ns < 1'000'000;
+  for (int quarter = 0; quarter <= 4; ++quarter) {
+    const double x = kLaneLeft + width * quarter / 4.0;
+    out += Line(x, kTop - 2, x, bottom + 2, "grid");
+    const std::string_view anchor = quarter == 0 ? "start" : quarter == 4 ? "end" : "middle";
+    const double at = static_cast<double>(span_ns) * quarter / 4.0 / (micro ? 1e3 : 1e6);
+    out += Text(x, bottom + 18, anchor, AxisNumber(at) + (micro ? " µs" : " ms")) + "\n";
+  }
+  for (size_t i = 0; i < lanes.size(); ++i) {
+    const double y = kTop + kLane * static_cast<double>(i);
+    // Long device names are cut here; the table under the chart gives them whole.
+    std::string label = lanes[i].label;
+    if (label.size() > kLabelChars) label = label.substr(0, kLabelChars - 3) + "...";
+    out += Text(kLabelLeft, y + 14, "start", label);
+    out += Rect(kLaneLeft, y + 3, width, kLane - 6, "track", "");
+    for (const TimelineShape& shape : lanes[i].shapes) {
+      const double from = std::clamp(shape.from, 0.0, 1.0);
+      const double to = std::clamp(shape.to, from, 1.0);
+      out += Rect(kLaneLeft + width * from, y + 3, std::max(0.1, width * (to - from)), kLane - 6,
+                  std::string(shape.css_class), "");
+    }
+    out += "\n";
+  }
+  for (const TimelineMark& mark : marks) {
+    const double from = std::clamp(mark.from, 0.0, 1.0);
+    const double to = std::clamp(mark.to, from, 1.0);
+    const double mark_width = std::max(kMinMarkWidth, width * (to - from));
+    const double x = std::min(kLaneLeft + width * from, kLaneRight - mark_width);
+    out += Rect(x, kTop - 2, mark_width, bottom - kTop + 4, "gapmark", mark.hover);
+    out += Text(x + mark_width / 2, kTop - 6, "middle", mark.label) + "\n";
+  }
+  return out + "</svg>\n";
+}
+
 }  // namespace stepstat::html

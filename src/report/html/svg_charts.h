@@ -82,6 +82,28 @@ struct DivergingRow {
 };
 std::string DivergingBarsSvg(const ChartText& text, const std::vector<DivergingRow>& rows);
 
+/// Lanes of shapes over one time window (a step's span), as fractions of it from 0 to 1, each
+/// lane with its label on the left; numbered marks (gaps) as dashed boxes across every lane,
+/// at least `kMinMarkWidth` wide so a short one stays visible; ticks at quarters labelled in ms
+/// from the window's start (`span_ns` long).
+struct TimelineShape {
+  double from = 0;
+  double to = 0;
+  std::string_view css_class;
+};
+struct TimelineLaneRow {
+  std::string label;
+  std::vector<TimelineShape> shapes;
+};
+struct TimelineMark {
+  double from = 0;
+  double to = 0;
+  std::string label;  ///< drawn above the box ("1")
+  std::string hover;  ///< plain text shown on hover
+};
+std::string TimelineSvg(const ChartText& text, const std::vector<TimelineLaneRow>& lanes,
+                        const std::vector<TimelineMark>& marks, int64_t span_ns);
+
 /// "12.5" with one decimal, for coordinates (the C locale's point, deterministic).
 std::string Coordinate(double value);
 

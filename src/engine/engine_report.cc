@@ -1,0 +1,113 @@
+// RunReport: the summary with details and the steps with their timelines, on two threads,
+// then the before/after. What `stepstat report` and the Python module's report both call.
+#include "stepstat/engine_report.h"
+
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "engine/engine_inputs.h"
+#include "engine/engine_steps.h"
+#include "io/read_progress.h"
+#include "stepstat/platform.h"
+
+namespace stepstat {
+
+namespace {
+
+bool IsStepRanges(const TraceInput& input) {
+  Result<InputKind> kind = input.bytes ? DetectInputKindOfBytes(*input.bytes, input.display_name)
+                                       : DetectInputKind(input.path, input.display_name);
+  return kind.ok() && *kind == InputKind::kNsysNvtxTraceCsv;
+}
+
+// The summary reads the trace without its step ranges: an NVTX CSV is no GPU trace. A name
+// that is no file (an nsys base) is kept; the summary resolves it.
+RunOptions SummaryOptions(const RunOptions& run) {
+  RunOptions summary = run;
+  summary.details = true;
+  summary.inputs.clear();
+  summary.input_bytes.clear();
+  for (const std::filesystem::path& path : run.inputs) {
+    if (!IsStepRanges({path, PathToUtf8(path)})) summary.inputs.push_back(path);
+  }
+  for (const InputBytes& bytes : run.input_bytes) {
+    TraceInput input{{}, bytes.name};
+    input.bytes = bytes.bytes;
+    if (!IsStepRanges(input)) summary.input_bytes.push_back(bytes);
+  }
+  return summary;
+}
+
+// The summary with details, then the exact spreads of the kernels its tables list: a second
+// read of the GPU side that keeps only those few names' durations.
+Result<SummaryResult> SummaryAndSpreads(const RunOptions& options,
+                                        std::vector<KernelSpread>& spreads) {
+  ASSIGN_OR_RETURN(SummaryResult summary, RunSummary(options));
+  std::vector<std::string> names;
+  for (const KernelDetails& kernel : summary.details->top_kernels) names.push_back(kernel.name);
+  for (const KernelDetails& kernel : summary.details->coverage.top_other) {
+    names.push_back(kernel.name);
+  }
+  ASSIGN_OR_RETURN(SummaryInputs inputs, ResolveSummaryInputs(options));
+  ASSIGN_OR_RETURN(spreads, KernelSpreadsOf(inputs, names));
+  return summary;
+}
+
+}  // namespace
+
+Result<ReportResult> RunReport(const ReportRunOptions& options) {
+  // One meter over both threads and the before/after (scopes of the same meter nest).
+  ProgressScope progress(options.run.progress);
+  const RunOptions summary_options = SummaryOptions(options.run);
+
+  // The steps (with the two steps' timelines) and the summary read the trace in independent
+  // passes, at once: the page costs about one pass more than `steps` only where a core is
+  // free.
+  // Threads: this one runs RunStepsDrawing and owns `steps` and `timelines`;
+  // `summary_thread` runs RunSummary and then the kernels' spreads on `summary_options` (only
+  // read, here too, until join()) and writes only `summary` and `spreads`, read here after
+  // join(). Each engine call builds and owns every reader, pool and sink it touches (the
+  // inputs, files or caller's bytes, are only read), so neither thread waits on the other:
+  // the readers inside each call wait only on their own call's partner thread. The one wait
+  // between these two is join(), after RunStepsDrawing has returned, and the summary thread
+  // waits on nothing of this one.
+  std::optional<Result<SummaryResult>> summary;
+  std::vector<KernelSpread> spreads;
+  std::thread summary_thread([&summary, &spreads, &summary_options] {
+    summary = SummaryAndSpreads(summary_options, spreads);
+  });
+  std::vector<StepTimeline> timelines;
+  Result<StepsResult> steps = RunStepsDrawing(options.run, &timelines);
+  summary_thread.join();
+
+  if (!steps.ok() && !options.run.steps.range_regex.empty()) return steps.status();
+  if (!summary->ok()) return summary->status();
+  ReportResult result;
+  result.summary = std::move(*summary).value();
+  result.kernel_spreads = std::move(spreads);
+  if (steps.ok()) {
+    result.steps = std::move(steps).value();
+    result.timelines = std::move(timelines);
+  } else {
+    result.steps_note = "not cut into steps: " + steps.status().message();
+  }
+
+  // Before and after: this run is the candidate; its trace is read once more, as `diff`
+  // reads a side (steps when it has enough, else whole).
+  if (!options.vs.empty()) {
+    DiffRunOptions diff;
+    diff.base = options.vs;
+    for (const std::filesystem::path& input : options.run.inputs) {
+      diff.cand.push_back(PathToUtf8(input));
+    }
+    diff.run = options.run;
+    diff.run.inputs.clear();
+    diff.ledger = options.ledger;
+    ASSIGN_OR_RETURN(DiffRun run, RunDiff(diff));
+    result.vs = std::move(run);
+  }
+  return result;
+}
+
+}  // namespace stepstat
