@@ -64,20 +64,11 @@ class DiffCli : public testing::Test {
   // Runs stepstat in the scratch folder with a ledger of its own; stdout in out_, stderr in
   // err_; returns the exit code.
   static int Run(const std::string& args) {
-    fs::path out = *dir_ / "stdout.txt", err = *dir_ / "stderr.txt";
-    testing_support::ShellCommand command;
-    command.dir = dir_->string();
-    command.env = {{"STEPSTAT_LEDGER", "ledger.sqlite"}};
-    command.argv = {STEPSTAT_BINARY};
-    for (std::string& word : testing_support::SplitShellWords(args)) {
-      command.argv.push_back(std::move(word));
-    }
-    command.stdout_file = out.string();
-    command.stderr_file = err.string();
-    int exit_code = testing_support::RunShell(command);
-    out_ = ReadAll(out);
-    err_ = ReadAll(err);
-    return exit_code;
+    testing_support::CapturedRun run = testing_support::RunCapturing(
+        STEPSTAT_BINARY, *dir_, args, {{"STEPSTAT_LEDGER", "ledger.sqlite"}});
+    out_ = std::move(run.out);
+    err_ = std::move(run.err);
+    return run.exit_code;
   }
 
   static simdjson::dom::element Row(simdjson::dom::element diff, const std::string& section,

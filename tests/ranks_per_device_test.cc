@@ -107,19 +107,10 @@ class PerDevice : public testing::Test {
   }
 
   static int Run(const std::string& args) {
-    fs::path out = *dir_ / "stdout.txt", err = *dir_ / "stderr.txt";
-    testing_support::ShellCommand command;
-    command.dir = dir_->string();
-    command.argv = {STEPSTAT_BINARY};
-    for (std::string& word : testing_support::SplitShellWords(args)) {
-      command.argv.push_back(std::move(word));
-    }
-    command.stdout_file = out.string();
-    command.stderr_file = err.string();
-    const int exit_code = testing_support::RunShell(command);
-    out_ = ReadAll(out);
-    err_ = ReadAll(err);
-    return exit_code;
+    testing_support::CapturedRun run = testing_support::RunCapturing(STEPSTAT_BINARY, *dir_, args);
+    out_ = std::move(run.out);
+    err_ = std::move(run.err);
+    return run.exit_code;
   }
 
   static inline fs::path* dir_ = nullptr;

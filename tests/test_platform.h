@@ -4,6 +4,9 @@
 #pragma once
 
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -11,8 +14,6 @@
 
 #if defined(_WIN32)
 #include <process.h>
-
-#include <filesystem>
 #else
 #include <sys/wait.h>
 #include <unistd.h>
@@ -149,6 +150,35 @@ inline std::vector<std::string> SplitShellWords(std::string_view text) {
   }
   if (in_word) words.push_back(word);
   return words;
+}
+
+/// What a run of a program printed, and how it ended.
+struct CapturedRun {
+  int exit_code = 0;
+  std::string out;
+  std::string err;
+};
+
+/// Runs `program ARGS` (ARGS written as for sh) in `dir` with `env` set; its stdout and
+/// stderr go through stdout.txt and stderr.txt in `dir` (overwritten) and come back whole.
+inline CapturedRun RunCapturing(const std::string& program, const std::filesystem::path& dir,
+                                std::string_view args,
+                                std::vector<std::pair<std::string, std::string>> env = {}) {
+  const std::filesystem::path out = dir / "stdout.txt", err = dir / "stderr.txt";
+  ShellCommand command;
+  command.dir = dir.string();
+  command.env = std::move(env);
+  command.argv = {program};
+  for (std::string& word : SplitShellWords(args)) command.argv.push_back(std::move(word));
+  command.stdout_file = out.string();
+  command.stderr_file = err.string();
+  CapturedRun run;
+  run.exit_code = RunShell(command);
+  for (auto [path, text] : {std::pair{out, &run.out}, std::pair{err, &run.err}}) {
+    std::ifstream in(path, std::ios::binary);
+    text->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  return run;
 }
 
 }  // namespace stepstat::testing_support
