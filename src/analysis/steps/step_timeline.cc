@@ -278,7 +278,13 @@ Result<StepsReport> AnalyzeStepsWithTimelines(const StepsInputs& inputs, const P
                                               std::vector<StepTimeline>& timelines) {
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
   const size_t components = policy.components.size() + 1;
-  auto draw = [&](const StepsReport& report, const StepReplay& replay) -> Status {
+  // The two steps are known once the steps' figures are (before the residue pass), so that
+  // pass hands them their GPU operations and the replay reads only the launch side.
+  std::vector<std::unique_ptr<TimelineSink>> sinks;
+  std::vector<StepRoute> routes;
+  auto choose = [&](const StepsReport& report) -> std::vector<StepRoute> {
+    sinks.clear();  // called again when the residue pass starts over: fresh sinks
+    routes.clear();
     std::vector<std::pair<int64_t, std::string>> chosen;
     if (report.median_step >= 0) chosen.emplace_back(report.median_step, "median step");
     const int64_t slowest = SlowestStep(report);
@@ -288,20 +294,21 @@ Result<StepsReport> AnalyzeStepsWithTimelines(const StepsInputs& inputs, const P
                                        ? "slowest step"
                                        : "slowest steady step");
     }
-    std::vector<std::unique_ptr<TimelineSink>> sinks;
-    std::vector<StepRoute> routes;
     for (const auto& [index, role] : chosen) {
       const StepRecord& step = report.steps[static_cast<size_t>(index)];
       if (step.totals.operation_count == 0) continue;
       sinks.push_back(std::make_unique<TimelineSink>(classifier, components, step, role));
       routes.push_back({static_cast<size_t>(index), sinks.back().get()});
     }
+    return routes;
+  };
+  auto draw = [&](const StepsReport& report, const StepReplay& replay) -> Status {
     if (routes.empty()) return Status::Ok();
     RETURN_IF_ERROR(replay(routes).status());
     for (auto& sink : sinks) timelines.push_back(sink->Take(report.launch_trace.has_value()));
     return Status::Ok();
   };
-  return AnalyzeStepsThen(inputs, policy, options, draw);
+  return AnalyzeStepsThen(inputs, policy, options, draw, choose);
 }
 
 }  // namespace stepstat

@@ -29,12 +29,30 @@ namespace stepstat {
 
 namespace {
 
+// What the residue pass already handed to the early routes (StepsEarlyRoutes): their GPU
+// operations, and what the GPU side held.
+struct EarlyRead {
+  std::vector<StepRoute> routes;  // empty: no early routes, the replay reads both sides
+  ReadReport gpu;
+};
+
+bool SameRoutes(std::span<const StepRoute> a, std::span<const StepRoute> b) {
+  return std::equal(
+      a.begin(), a.end(), b.begin(), b.end(),
+      [](const StepRoute& x, const StepRoute& y) { return x.step == y.step && x.sink == y.sink; });
+}
+
 // Reads the routes' steps again as `plan` attributes them, in one read of each input: their
-// launch calls, then their GPU operations; then finishes each route's sink, as one read of a
-// hand-cut trace would (TraceSink's contract).
+// launch calls, then their GPU operations (unless the residue pass handed those over
+// already, `early`); then finishes each route's sink, as one read of a hand-cut trace would
+// (TraceSink's contract).
 Result<std::vector<InputDetails>> ReplaySteps(const StepsInputs& inputs, const Plan& plan,
                                               std::span<const StepRoute> routes,
-                                              TraceReads& reads) {
+                                              const EarlyRead& early, TraceReads& reads) {
+  const bool gpu_done = !early.routes.empty();
+  if (gpu_done && !SameRoutes(routes, early.routes)) {
+    return Status::Error("internal error: a replay of other routes than the early ones");
+  }
   std::vector<InputDetails> read;
   const TraceInput* launches = plan.launch_step ? LaunchSource(inputs) : nullptr;
   if (launches) {
@@ -42,22 +60,40 @@ Result<std::vector<InputDetails>> ReplaySteps(const StepsInputs& inputs, const P
     ASSIGN_OR_RETURN(ReadReport report, reads.LaunchSide(*launches, calls));
     if (launches != &inputs.trace.gpu) read.push_back(InputDetailsOf(*launches, report));
   }
-  StepFilterSink ops(routes, nullptr, plan.op_step);
-  ASSIGN_OR_RETURN(ReadReport report, reads.GpuSide(inputs.trace.gpu, ops));
-  read.insert(read.begin(), InputDetailsOf(inputs.trace.gpu, report));
+  if (gpu_done) {
+    read.insert(read.begin(), InputDetailsOf(inputs.trace.gpu, early.gpu));
+  } else {
+    StepFilterSink ops(routes, nullptr, plan.op_step);
+    ASSIGN_OR_RETURN(ReadReport report, reads.GpuSide(inputs.trace.gpu, ops));
+    read.insert(read.begin(), InputDetailsOf(inputs.trace.gpu, report));
+  }
   for (const StepRoute& route : routes) RETURN_IF_ERROR(route.sink->OnFinish());
   return read;
 }
 
-// Finishes the report (warm-up, flags, distribution), then lets `then` replay steps while
-// the attribution is still at hand.
+// The last steps: the report's warm-up, flags and distribution (from the totals alone),
+// the residue pass (handing the early routes, if any, their GPU operations on the way),
+// then `then` with a replay while the attribution is still at hand.
 Status Conclude(const StepsInputs& inputs, const Plan& plan, const Policy& policy,
-                const StepsOptions& options, const StepsConsumer& then, TraceReads& reads,
-                StepsReport& report) {
+                const StepsOptions& options, const StepsConsumer& then,
+                const StepsEarlyRoutes& early, StepsPasses& passes, StepsReport& report) {
   FinishStepsReport(report, policy, options);
+  EarlyRead early_read;
+  std::optional<StepFilterSink> early_ops;
+  std::function<TraceSink*()> alongside;
+  if (then && early) {
+    alongside = [&]() -> TraceSink* {
+      early_read.routes = early(report);
+      if (early_read.routes.empty()) return nullptr;
+      early_ops.emplace(early_read.routes, nullptr, plan.op_step);
+      return &*early_ops;
+    };
+  }
+  ASSIGN_OR_RETURN(report.residue,
+                   MeasureResidue(inputs, plan, report, passes, alongside, &early_read.gpu));
   if (!then) return Status::Ok();
   StepReplay replay = [&](std::span<const StepRoute> routes) {
-    return ReplaySteps(inputs, plan, routes, reads);
+    return ReplaySteps(inputs, plan, routes, early_read, passes.reads);
   };
   return then(report, replay);
 }
@@ -84,8 +120,9 @@ struct KeyChoice {
 
 Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
                                const Classifier& classifier, const StepsOptions& options,
-                               const StepsConsumer& then, std::vector<StepRange> ranges,
-                               StepsPasses& passes, StepsReport report) {
+                               const StepsConsumer& then, const StepsEarlyRoutes& early,
+                               std::vector<StepRange> ranges, StepsPasses& passes,
+                               StepsReport report) {
   report.steps.reserve(ranges.size());
   for (size_t i = 0; i < ranges.size(); ++i) {
     StepRecord r;
@@ -150,15 +187,14 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
   for (size_t i = 0; i < ranges.size(); ++i) report.steps[i].totals = std::move(totals[i]);
   report.outside = std::move(totals.back());
   SetPeriods(report);
-  ASSIGN_OR_RETURN(report.residue, MeasureResidue(inputs, plan, report, passes));
-  RETURN_IF_ERROR(Conclude(inputs, plan, policy, options, then, passes.reads, report));
+  RETURN_IF_ERROR(Conclude(inputs, plan, policy, options, then, early, passes, report));
   return report;
 }
 
 Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& policy,
                                      const Classifier& classifier, const StepsOptions& options,
-                                     const StepsConsumer& then, StepsPasses& passes,
-                                     StepsReport report) {
+                                     const StepsConsumer& then, const StepsEarlyRoutes& early,
+                                     StepsPasses& passes, StepsReport report) {
   // The detector copes with any order itself (by (start, end), finer than start order); the
   // stage only watches, so that the passes after it hold at once when order broke.
   ASSIGN_OR_RETURN(DetectedSteps detected, DetectStepsByPeriod([&](TraceSink& sink) {
@@ -215,8 +251,7 @@ Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& po
   for (size_t i = 0; i < report.steps.size(); ++i) report.steps[i].totals = std::move(totals[i]);
   report.outside = std::move(totals.back());
   SetPeriods(report);
-  ASSIGN_OR_RETURN(report.residue, MeasureResidue(inputs, plan, report, passes));
-  RETURN_IF_ERROR(Conclude(inputs, plan, policy, options, then, passes.reads, report));
+  RETURN_IF_ERROR(Conclude(inputs, plan, policy, options, then, early, passes, report));
   return report;
 }
 
@@ -272,7 +307,8 @@ Result<StepsReport> AnalyzeSteps(const StepsInputs& inputs, const Policy& policy
 }
 
 Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& policy,
-                                     const StepsOptions& options, const StepsConsumer& then) {
+                                     const StepsOptions& options, const StepsConsumer& then,
+                                     const StepsEarlyRoutes& early) {
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
   StepsReport report;
   report.gpu_trace = inputs.trace.gpu.display_name;
@@ -320,7 +356,7 @@ Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& po
                        options.range_regex + "'"
                  : "steps: " + std::to_string(ranges.size()) +
                        " PyTorch ProfilerStep#N annotations, the trace's own step marks";
-    return FromRanges(inputs, policy, classifier, options, then, std::move(ranges), passes,
+    return FromRanges(inputs, policy, classifier, options, then, early, std::move(ranges), passes,
                       std::move(report));
   }
   if (range_file && !by_regex) {
@@ -331,15 +367,16 @@ Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& po
       report.source = StepSourceKind::kRanges;
       report.source_detail = annotated->pattern;
       report.source_reason = annotated->reason;
-      return FromRanges(inputs, policy, classifier, options, then, std::move(annotated->ranges),
-                        passes, std::move(report));
+      return FromRanges(inputs, policy, classifier, options, then, early,
+                        std::move(annotated->ranges), passes, std::move(report));
     }
     if (annotated) report.source_reason = annotated->reason;
   }
   if (options.by_period) report.source_reason = "steps: the kernel period, as --by-period asks";
   report.source = StepSourceKind::kPeriodDetector;
   report.attribution = StepAttribution::kGpuTimeWindow;
-  return FromKernelPeriod(inputs, policy, classifier, options, then, passes, std::move(report));
+  return FromKernelPeriod(inputs, policy, classifier, options, then, early, passes,
+                          std::move(report));
 }
 
 }  // namespace stepstat

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/pipeline/tee_sink.h"
 #include "analysis/steps/steps_attribution.h"
 
 namespace stepstat {
@@ -182,15 +183,19 @@ class ResidueSink : public TraceSink {
 }  // namespace
 
 Result<StepsResidue> MeasureResidue(const StepsInputs& inputs, const Plan& plan,
-                                    const StepsReport& report, StepsPasses& passes) {
+                                    const StepsReport& report, StepsPasses& passes,
+                                    const std::function<TraceSink*()>& alongside,
+                                    ReadReport* gpu_read) {
   return RunInStartOrder<Result<StepsResidue>>(
       passes.order, [&](bool hold) -> Result<StepsResidue> {
         ResidueMeter meter(report);
         ResidueSink sink(meter, plan, hold);
         StartOrderSink in_order(sink, inputs.trace.gpu.display_name, hold);
-        Status read = passes.reads.GpuSide(inputs.trace.gpu, in_order).status();
+        TeeSink both{alongside ? alongside() : nullptr, &in_order};
+        Result<ReadReport> read = passes.reads.GpuSide(inputs.trace.gpu, both);
         passes.order.Learn(in_order.broke());
-        RETURN_IF_ERROR(read);  // the read finished the sink: what it held is fed
+        RETURN_IF_ERROR(read.status());  // the read finished the sink: what it held is fed
+        if (gpu_read) *gpu_read = std::move(read.value());
         return meter.Finish();
       });
 }

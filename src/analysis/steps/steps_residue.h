@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -60,9 +61,14 @@ class ResidueMeter {
 };
 
 /// Runs the residue pass over the GPU side as `op_step` attributes it (every operation
-/// held and sorted when the passes found the input out of start order).
+/// held and sorted when the passes found the input out of start order). `alongside`, when
+/// set, is asked for a sink at each start of the read (the read may start over, held, when
+/// it meets rows out of start order) that sees every batch as read, before the start-order
+/// stage; `gpu_read`, when set, gets what the GPU side held.
 Result<StepsResidue> MeasureResidue(const StepsInputs& inputs, const Plan& plan,
-                                    const StepsReport& report, StepsPasses& passes);
+                                    const StepsReport& report, StepsPasses& passes,
+                                    const std::function<TraceSink*()>& alongside = nullptr,
+                                    ReadReport* gpu_read = nullptr);
 
 /// Sets each step's period_ns from the GPU starts of the steps with GPU work.
 void SetPeriods(StepsReport& report);

@@ -25,8 +25,19 @@ using StepReplay =
 /// Called with the finished report and a replay valid during the call.
 using StepsConsumer = std::function<Status(const StepsReport& report, const StepReplay& replay)>;
 
+/// Optional, for a consumer that knows which steps it will replay as soon as the steps'
+/// figures are final (warm-up, flags, median: everything but the residue): called with that
+/// report just before the steps' last pass over the GPU side (the residue pass, which reads
+/// every operation anyway), which then hands the returned routes their GPU operations as the
+/// replay would (same attribution, file order), so that the replay reads only the launch
+/// side. If that pass starts over (rows out of start order), it is called again and must
+/// return fresh sinks; `then` must replay exactly the last call's routes. A sink gets its
+/// GPU operations before its launch calls: fine for one that keeps the two apart.
+using StepsEarlyRoutes = std::function<std::vector<StepRoute>(const StepsReport& report)>;
+
 /// AnalyzeSteps, then `then(report, replay)`; an error from `then` fails the call.
 Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& policy,
-                                     const StepsOptions& options, const StepsConsumer& then);
+                                     const StepsOptions& options, const StepsConsumer& then,
+                                     const StepsEarlyRoutes& early = nullptr);
 
 }  // namespace stepstat
