@@ -126,7 +126,10 @@ class DetailsSink : public TraceSink {
   };
   struct StreamKeyHash {
     size_t operator()(const StreamKey& k) const noexcept {
-      return std::hash<int64_t>()((k.stream * 1000003 + k.device) * 1000033 + k.pid);
+      // Unsigned: a file's stream id can be any int64, and signed overflow would be UB.
+      const uint64_t mixed = (static_cast<uint64_t>(k.stream) * 1000003u + k.device) * 1000033u +
+                             static_cast<uint64_t>(static_cast<uint32_t>(k.pid));
+      return std::hash<uint64_t>()(mixed);
     }
   };
   void NoteProcess(int32_t pid);

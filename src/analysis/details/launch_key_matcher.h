@@ -43,7 +43,9 @@ class LaunchKeyMatcher {
  private:
   struct KeyHash {
     size_t operator()(const KernelKey& key) const noexcept {
-      return static_cast<size_t>(key.first * 1000003 ^ key.second);
+      // Unsigned: the keys hold nanosecond times, whose product wraps (signed would be UB).
+      return static_cast<size_t>(static_cast<uint64_t>(key.first) * 1000003u ^
+                                 static_cast<uint64_t>(key.second));
     }
   };
   using Counts = std::unordered_map<KernelKey, int64_t, KeyHash>;
