@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <utility>
+#include <vector>
 
 #include "core/decimal.h"
 #include "readers/kineto_json_internal.h"
@@ -414,6 +417,51 @@ class EventParser {
   std::string scratch_;
 };
 
+// Parsers kept between documents: a parser's structural index (4 bytes per JSON token) is
+// large, and fresh memory costs more to touch than parsing does. Not one thread_local parser:
+// under mingw-w64 a thread_local's destructor can run after its thread's TLS is gone (an
+// intermittent crash in ~parser() as `ranks`' pool threads ended, seen under wine).
+// Threads: any reader thread borrows a parser (Borrow) and gives it back (Return), each under
+// `mutex_`, held only to pop or push: nothing blocks while holding it, and no other lock is
+// taken inside, so no two waits can wait for each other. A borrowed parser is its
+// borrower's alone. The shelf holds at most as many parsers as threads ever parsed at once.
+class ParserShelf {
+ public:
+  std::unique_ptr<ondemand::parser> Borrow() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (spare_.empty()) return std::make_unique<ondemand::parser>();
+    std::unique_ptr<ondemand::parser> parser = std::move(spare_.back());
+    spare_.pop_back();
+    return parser;
+  }
+  void Return(std::unique_ptr<ondemand::parser> parser) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    spare_.push_back(std::move(parser));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<ondemand::parser>> spare_;
+};
+
+ParserShelf& Shelf() {
+  static ParserShelf shelf;
+  return shelf;
+}
+
+// A parser borrowed from the shelf for one document; given back on every path.
+class BorrowedParser {
+ public:
+  BorrowedParser() : parser_(Shelf().Borrow()) {}
+  ~BorrowedParser() { Shelf().Return(std::move(parser_)); }
+  BorrowedParser(const BorrowedParser&) = delete;
+  BorrowedParser& operator=(const BorrowedParser&) = delete;
+  ondemand::parser& operator*() { return *parser_; }
+
+ private:
+  std::unique_ptr<ondemand::parser> parser_;
+};
+
 }  // namespace
 
 Status ParseEvents(const char* data, size_t size, size_t padded_size, const TextOrigin& origin,
@@ -425,11 +473,9 @@ Status ParseEvents(const char* data, size_t size, size_t padded_size, const Text
   if (size > 0xFFFFFFFFULL) {
     return ErrorAt(display_name, 0, "JSON documents over 4 GiB are not supported (simdjson)");
   }
-  // One parser per thread, kept: its structural index (4 bytes per JSON token) is large, and
-  // fresh memory costs more to touch than parsing does.
-  thread_local ondemand::parser parser;
+  BorrowedParser parser;  // kept between documents (ParserShelf)
   ondemand::document doc;
-  if (auto error = parser.iterate(data, size, padded_size).get(doc)) {
+  if (auto error = (*parser).iterate(data, size, padded_size).get(doc)) {
     return ErrorAt(display_name, 0, std::string("invalid JSON: ") + simdjson::error_message(error));
   }
   EventParser events(data, size, origin, display_name, pool, records);
