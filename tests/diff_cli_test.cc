@@ -12,7 +12,7 @@
 #include <sstream>
 #include <string>
 
-#include "test_platform.h"
+#include "cli_suite.h"
 
 namespace {
 
@@ -31,22 +31,14 @@ std::unique_ptr<Doc> Parse(const std::string& text) {
 }
 std::string Str(simdjson::dom::element e) { return std::string(std::string_view(e)); }
 
-std::string ReadAll(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
+using testing_support::ReadAll;
 
-class DiffCli : public testing::Test {
+class DiffCli : public testing_support::CliSuite<DiffCli> {
  protected:
-  // The three runs are written once for the suite: they take most of its time.
+  // The three runs are written once for the suite: they take most of its time. Every run has
+  // a ledger of its own, in the scratch folder.
   static void SetUpTestSuite() {
-    // ctest runs each test in a process of its own, two at a time: a folder per process.
-    dir_ = new fs::path(fs::temp_directory_path() /
-                        ("stepstat_diff_cli_" + std::to_string(testing_support::ProcessId())));
-    fs::remove_all(*dir_);
-    fs::create_directories(*dir_);
+    MakeScratch("stepstat_diff_cli_", {{"STEPSTAT_LEDGER", "ledger.sqlite"}});
     for (const char* run :
          {"synth --out base --steps 20 --nvtx", "synth --out seed2 --steps 20 --nvtx --seed 2",
           "synth --out gemm10 --steps 20 --nvtx --slower nvfp4_gemms=10"}) {
@@ -54,23 +46,6 @@ class DiffCli : public testing::Test {
     }
     ready_ = true;
   }
-  // gtest skips, rather than fails, the tests of a suite whose setup failed: fail them.
-  void SetUp() override { ASSERT_TRUE(ready_) << "the synth runs were not written: " << err_; }
-  static void TearDownTestSuite() {
-    fs::remove_all(*dir_);
-    delete dir_;
-  }
-
-  // Runs stepstat in the scratch folder with a ledger of its own; stdout in out_, stderr in
-  // err_; returns the exit code.
-  static int Run(const std::string& args) {
-    testing_support::CapturedRun run = testing_support::RunCapturing(
-        STEPSTAT_BINARY, *dir_, args, {{"STEPSTAT_LEDGER", "ledger.sqlite"}});
-    out_ = std::move(run.out);
-    err_ = std::move(run.err);
-    return run.exit_code;
-  }
-
   static simdjson::dom::element Row(simdjson::dom::element diff, const std::string& section,
                                     const std::string& name) {
     for (simdjson::dom::element row : diff[section].get_array()) {
@@ -79,15 +54,7 @@ class DiffCli : public testing::Test {
     ADD_FAILURE() << "no row " << name << " in " << section;
     return diff;
   }
-
-  static fs::path* dir_;
-  static std::string out_, err_;
-  static bool ready_;
 };
-
-fs::path* DiffCli::dir_ = nullptr;
-std::string DiffCli::out_, DiffCli::err_;
-bool DiffCli::ready_ = false;
 
 TEST_F(DiffCli, TwoSeedsOfOneWorkloadAreNoise) {
   ASSERT_EQ(Run("diff base seed2 --fail-if-slower 2 --format json"), 0) << err_;

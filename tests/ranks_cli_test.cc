@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "test_platform.h"
+#include "cli_suite.h"
 
 namespace {
 
@@ -37,22 +37,14 @@ void CopyWritable(const fs::path& from, const fs::path& to) {
   fs::permissions(to, fs::perms::owner_write, fs::perm_options::add);
 }
 
-std::string ReadAll(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
+using testing_support::ReadAll;
 
-class RanksCli : public testing::Test {
+class RanksCli : public testing_support::CliSuite<RanksCli> {
  protected:
   // The job is written once for the suite: rank0/rank1 as CSV pairs, rank2 a Kineto trace,
   // rank3 an SQLite export, rank4 two steps where the others have one (its straggler).
   static void SetUpTestSuite() {
-    // ctest runs each test in a process of its own, two at a time: a folder per process.
-    dir_ = new fs::path(fs::temp_directory_path() /
-                        ("stepstat_ranks_cli_" + std::to_string(testing_support::ProcessId())));
-    fs::remove_all(*dir_);
+    MakeScratch("stepstat_ranks_cli_");
     fs::create_directories(*dir_ / "job");
     for (const char* run : {"synth --out job/rank0 --seed 1", "synth --out job/rank1 --seed 2",
                             "synth --out job/rank2 --seed 3 --format kineto",
@@ -62,24 +54,6 @@ class RanksCli : public testing::Test {
     }
     ready_ = true;
   }
-  // gtest skips, rather than fails, the tests of a suite whose setup failed: fail them.
-  void SetUp() override { ASSERT_TRUE(ready_) << "the job was not written: " << err_; }
-  static void TearDownTestSuite() {
-    fs::remove_all(*dir_);
-    delete dir_;
-  }
-
-  // Runs stepstat in the scratch folder; stdout in out_, stderr in err_; the exit code.
-  static int Run(const std::string& args) {
-    testing_support::CapturedRun run = testing_support::RunCapturing(STEPSTAT_BINARY, *dir_, args);
-    out_ = std::move(run.out);
-    err_ = std::move(run.err);
-    return run.exit_code;
-  }
-
-  static inline fs::path* dir_ = nullptr;
-  static inline bool ready_ = false;
-  static inline std::string out_, err_;
 };
 
 TEST_F(RanksCli, EachRankRowHoldsExactlyWhatSummarizePrints) {

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "test_platform.h"
+#include "cli_suite.h"
 
 namespace {
 
@@ -23,12 +23,7 @@ namespace testing_support = stepstat::testing_support;
 constexpr char kDevice0[] = "NVIDIA GB10 (0)";
 constexpr char kDevice1[] = "NVIDIA GB10 (1)";
 
-std::string ReadAll(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
+using testing_support::ReadAll;
 
 std::vector<std::string> Lines(const fs::path& path) {
   std::vector<std::string> lines;
@@ -78,13 +73,11 @@ std::string MeasureFields(const std::string& summary) {
   return fields;
 }
 
-class PerDevice : public testing::Test {
+class PerDevice : public testing_support::CliSuite<PerDevice> {
  protected:
   // two/gpus: device 0 is the seed-1 capture, device 1 the seed-2 one, on one clock.
   static void SetUpTestSuite() {
-    dir_ = new fs::path(fs::temp_directory_path() /
-                        ("stepstat_per_device_" + std::to_string(testing_support::ProcessId())));
-    fs::remove_all(*dir_);
+    MakeScratch("stepstat_per_device_");
     fs::create_directories(*dir_ / "two");
     for (const char* run : {"synth --out dev0 --seed 1 --steps 2 --streams 2",
                             "synth --out dev1 --seed 2 --steps 2 --streams 2"}) {
@@ -100,22 +93,6 @@ class PerDevice : public testing::Test {
                  [](const std::string& row) { return Replaced(row, ",0,cu", ",1,cu"); });
     ready_ = true;
   }
-  void SetUp() override { ASSERT_TRUE(ready_) << "the traces were not written: " << err_; }
-  static void TearDownTestSuite() {
-    fs::remove_all(*dir_);
-    delete dir_;
-  }
-
-  static int Run(const std::string& args) {
-    testing_support::CapturedRun run = testing_support::RunCapturing(STEPSTAT_BINARY, *dir_, args);
-    out_ = std::move(run.out);
-    err_ = std::move(run.err);
-    return run.exit_code;
-  }
-
-  static inline fs::path* dir_ = nullptr;
-  static inline bool ready_ = false;
-  static inline std::string out_, err_;
 };
 
 TEST_F(PerDevice, OneDeviceOfTheTraceSummarizesAsItsCaptureAlone) {

@@ -5,23 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "analysis/pipeline/test_starts_sink.h"
+
 namespace stepstat {
 namespace {
-
-// Records the starts of what reached it.
-class Recorder : public TraceSink {
- public:
-  Status OnGpuOps(std::span<const GpuOp> ops, const StringPool&) override {
-    for (const GpuOp& op : ops) op_starts.push_back(op.start_ns);
-    return Status::Ok();
-  }
-  Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool&) override {
-    for (const LaunchCall& call : calls) call_starts.push_back(call.api_start_ns);
-    return Status::Ok();
-  }
-  std::vector<int64_t> op_starts;
-  std::vector<int64_t> call_starts;
-};
 
 GpuOp Op(int64_t start, NameId device) {
   GpuOp op;
@@ -43,7 +30,7 @@ TEST(DeviceFilterSink, KeepsOneDevicesOperationsAndTheLaunchesOfItsKernels) {
   StringPool names;
   const NameId gpu0 = names.Intern("NVIDIA GB10 (0)");
   const NameId gpu1 = names.Intern("NVIDIA GB10 (1)");
-  Recorder next;
+  StartsSink next;
   DeviceFilterSink filter(next, "NVIDIA GB10 (1)", "trace.csv");
   std::vector<GpuOp> ops = {Op(1, gpu0), Op(2, gpu1), Op(3, gpu0), Op(4, gpu1)};
   ASSERT_TRUE(filter.OnGpuOps(ops, names).ok());
@@ -57,7 +44,7 @@ TEST(DeviceFilterSink, AKernExecDevIdNamesTheDeviceWhoseNameEndsInIt) {
   StringPool names;  // the launch side's own pool: its ids mean other names
   const NameId dev1 = names.Intern("GPU 1");
   const NameId dev11 = names.Intern("GPU 11");
-  Recorder next;
+  StartsSink next;
   DeviceFilterSink filter(next, "NVIDIA GB10 (1)", "kexec.csv");
   std::vector<LaunchCall> calls = {Call(1, dev11, 5), Call(2, dev1, 6)};
   ASSERT_TRUE(filter.OnLaunchCalls(calls, names).ok());
@@ -66,7 +53,7 @@ TEST(DeviceFilterSink, AKernExecDevIdNamesTheDeviceWhoseNameEndsInIt) {
 
 TEST(DeviceFilterSink, ALaunchWhoseKernelIsKnownButNotItsDeviceIsAnError) {
   StringPool names;
-  Recorder next;
+  StartsSink next;
   DeviceFilterSink filter(next, "NVIDIA GB10 (1)", "kexec.csv");
   std::vector<LaunchCall> without_kernel = {Call(1, /*device=*/0, /*kernel_start=*/-1)};
   EXPECT_TRUE(filter.OnLaunchCalls(without_kernel, names).ok());  // belongs to no device

@@ -4,28 +4,10 @@
 
 #include <vector>
 
+#include "analysis/pipeline/test_starts_sink.h"
+
 namespace stepstat {
 namespace {
-
-// Records the starts it was handed and whether it was finished.
-class Recorder : public TraceSink {
- public:
-  Status OnGpuOps(std::span<const GpuOp> ops, const StringPool&) override {
-    for (const GpuOp& op : ops) op_starts.push_back(op.start_ns);
-    return Status::Ok();
-  }
-  Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool&) override {
-    for (const LaunchCall& call : calls) call_starts.push_back(call.api_start_ns);
-    return Status::Ok();
-  }
-  Status OnFinish() override {
-    finished = true;
-    return Status::Ok();
-  }
-  std::vector<int64_t> op_starts;
-  std::vector<int64_t> call_starts;
-  bool finished = false;
-};
 
 std::vector<GpuOp> Ops(std::initializer_list<int64_t> starts, int64_t first_line) {
   std::vector<GpuOp> ops;
@@ -53,7 +35,7 @@ std::vector<LaunchCall> Calls(std::initializer_list<int64_t> starts, int64_t fir
 
 TEST(StartOrderSink, PassesRowsInStartOrderThrough) {
   StringPool names;
-  Recorder next;
+  StartsSink next;
   StartOrderSink stage(next, "gpu.csv", /*hold=*/false);
   ASSERT_TRUE(stage.OnGpuOps(Ops({10, 10, 20}, 2), names).ok());
   ASSERT_TRUE(stage.OnGpuOps(Ops({20, 35}, 5), names).ok());  // equal starts are in order
@@ -65,7 +47,7 @@ TEST(StartOrderSink, PassesRowsInStartOrderThrough) {
 
 TEST(StartOrderSink, StopsAtTheFirstRowOutOfOrderAndSaysWhere) {
   StringPool names;
-  Recorder next;
+  StartsSink next;
   StartOrderSink stage(next, "gpu.csv", /*hold=*/false);
   ASSERT_TRUE(stage.OnGpuOps(Ops({10, 20}, 2), names).ok());
   Status status = stage.OnGpuOps(Ops({30, 25, 5}, 4), names);  // line 5 starts before line 4
@@ -81,7 +63,7 @@ TEST(StartOrderSink, StopsAtTheFirstRowOutOfOrderAndSaysWhere) {
 
 TEST(StartOrderSink, EachSideHasItsOwnOrder) {
   StringPool names;
-  Recorder next;
+  StartsSink next;
   StartOrderSink stage(next, "trace.json", /*hold=*/false);
   ASSERT_TRUE(stage.OnGpuOps(Ops({100, 200}, 1), names).ok());
   ASSERT_TRUE(stage.OnLaunchCalls(Calls({50, 90}, 10), names).ok());  // before the ops: fine
@@ -94,7 +76,7 @@ TEST(StartOrderSink, EachSideHasItsOwnOrder) {
 
 TEST(StartOrderSink, HoldingPassesEverythingThrough) {
   StringPool names;
-  Recorder next;
+  StartsSink next;
   StartOrderSink stage(next, "gpu.csv", /*hold=*/true);
   ASSERT_TRUE(stage.OnGpuOps(Ops({30, 10, 20}, 2), names).ok());
   ASSERT_TRUE(stage.OnFinish().ok());
@@ -104,7 +86,7 @@ TEST(StartOrderSink, HoldingPassesEverythingThrough) {
 
 TEST(StartOrderSink, WatchingRecordsTheFirstBreakAndPassesEverything) {
   StringPool names;
-  Recorder next;
+  StartsSink next;
   StartOrderSink stage(next, "gpu.csv", /*hold=*/false, /*stop_at_break=*/false);
   ASSERT_TRUE(stage.OnGpuOps(Ops({10, 30, 20}, 2), names).ok());
   ASSERT_TRUE(stage.OnGpuOps(Ops({15, 40}, 5), names).ok());
@@ -121,7 +103,7 @@ struct CountingPass {
   int Run(StartOrder& order, bool hold) {
     holds.push_back(hold);
     StringPool names;
-    Recorder next;
+    StartsSink next;
     StartOrderSink stage(next, "gpu.csv", hold);
     Status read = stage.OnGpuOps(ops, names);
     order.Learn(stage.broke());
