@@ -130,6 +130,38 @@ TEST_F(DiffCli, AnotherGpuIsSaid) {
       << warnings;
 }
 
+// The input hash is of the bytes: a copy of a run in another folder is the same input (and
+// the diff's JSON names no folder, so it is the same wherever the traces lie), as is the
+// ledger's record of it; the other seed is not.
+TEST_F(DiffCli, TheSameBytesElsewhereAreTheSameInput) {
+  fs::create_directories(*dir_ / "copy");
+  for (const char* file : {"_cuda_gpu_trace.csv", "_cuda_kern_exec_trace.csv"}) {
+    fs::copy_file(*dir_ / ("base" + std::string(file)),
+                  *dir_ / "copy" / ("base" + std::string(file)),
+                  fs::copy_options::overwrite_existing);
+  }
+  auto same_input_warned = [] {
+    return out_.find("base and cand are the same input") != std::string::npos;
+  };
+  ASSERT_EQ(Run("diff base " + (fs::path("copy") / "base").string() + " --format json"), 0) << err_;
+  EXPECT_TRUE(same_input_warned()) << out_;
+  auto doc = Parse(out_);
+  const std::string hash = Str(doc->root["base"]["input_hash"]);
+  EXPECT_EQ(hash.size(), 16u) << hash;
+  EXPECT_EQ(Str(doc->root["cand"]["input_hash"]), hash);
+  EXPECT_EQ(out_.find(dir_->filename().string()), std::string::npos) << "a folder in:\n" << out_;
+
+  ASSERT_EQ(Run("diff base seed2 --format json"), 0) << err_;
+  EXPECT_FALSE(same_input_warned()) << out_;
+  EXPECT_NE(Str(Parse(out_)->root["cand"]["input_hash"]), hash);
+
+  fs::remove(*dir_ / "ledger.sqlite");
+  ASSERT_EQ(Run("record base --label dit"), 0) << err_;
+  ASSERT_EQ(Run("diff @1 " + (fs::path("copy") / "base").string() + " --format json"), 0) << err_;
+  EXPECT_TRUE(same_input_warned()) << out_;
+  fs::remove(*dir_ / "ledger.sqlite");
+}
+
 TEST_F(DiffCli, BadUsageIsOneLineAndExitCode2) {
   EXPECT_EQ(Run("diff base"), 2);
   EXPECT_EQ(Run("diff base seed2 --fail-if gpu_span_ns:+5 apples"), 2);

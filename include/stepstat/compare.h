@@ -34,7 +34,7 @@ struct SideMetadata {
   std::string policy_hash;   ///< PolicyIdentity(): names and descriptions of the components
   std::string gpu;           ///< empty when unknown
   std::string input_format;  ///< e.g. "nsys_gpu_trace_csv"; empty when unknown
-  std::string input_hash;    ///< of the input files' bytes; empty when unknown
+  std::string input_hash;    ///< HashInputFiles() of the input files; empty when unknown
   /// Kernel name → launches and summed time. Empty when the side does not say (a summary
   /// without --details); `kernels_complete` false when it holds only the top names.
   std::map<std::string, KernelTotals> kernels;

@@ -30,8 +30,9 @@ std::filesystem::path ResolveLedgerPath(const std::optional<std::string>& flag, 
 /// outside a repository or when HEAD names a ref that does not exist yet.
 std::optional<std::string> GitCommitOf(const std::filesystem::path& dir);
 
-/// An identity of the input files' bytes (FNV-1a 64 of each, in order, with its size), for
-/// recognizing the same inputs recorded twice.
+/// An identity of the input files' bytes (one 64-bit content hash over each file in order,
+/// each followed by its size; 16 hex digits), for recognizing the same inputs recorded twice
+/// or diffed against themselves. The same on every machine.
 Result<std::string> HashInputFiles(const std::vector<std::filesystem::path>& files);
 
 struct RecordRequest {

@@ -1,6 +1,7 @@
 // RunDiff and LoadSide: a side from traces (cut into steps through RunSteps, its kernel table
 // through RunKernels, and its whole-run summary only when the other side needs one), from a
 // JSON that stepstat wrote, or from a ledger run.
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -38,21 +39,6 @@ std::optional<std::string> StepstatJson(const std::string& arg) {
   return std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
 }
 
-// A cheap identity of the files (path, size, time): enough to warn that both sides read the
-// same input, without reading the bytes a second time (a ledger run keeps HashInputFiles').
-std::string FilesIdentity(const std::vector<ResolvedInput>& inputs) {
-  std::string identity;
-  for (const ResolvedInput& input : inputs) {
-    std::error_code ec;
-    fs::path path = fs::weakly_canonical(input.path, ec);
-    auto size = fs::file_size(input.path, ec);
-    auto time = fs::last_write_time(input.path, ec).time_since_epoch().count();
-    identity +=
-        path.string() + ":" + std::to_string(ec ? 0 : size) + ":" + std::to_string(time) + ";";
-  }
-  return identity;
-}
-
 // A side and, for a trace side, the trace files it read (a whole-run summary reads them
 // again when the other side cannot be compared step by step).
 struct LoadedSide {
@@ -88,9 +74,16 @@ Result<LoadedSide> Load(const std::vector<std::string>& args, const DiffRunOptio
   }
   ASSIGN_OR_RETURN(TraceRun trace, ReadTraceRun(options.run, args));
   if (warnings) warnings->insert(warnings->end(), trace.warnings.begin(), trace.warnings.end());
-  trace.side.meta.input_hash = FilesIdentity(trace.inputs);
   LoadedSide loaded{std::move(trace.side), {}};
   for (const ResolvedInput& input : trace.inputs) loaded.trace_files.push_back(input.path);
+  // The bytes' hash, as the ledger keeps it: the same capture is recognised wherever it lies
+  // (a copy, another machine, a ledger run of it), and the diff's output does not change
+  // with the folder the traces sit in.
+  const bool all_files = std::none_of(loaded.trace_files.begin(), loaded.trace_files.end(),
+                                      [](const fs::path& file) { return file.empty(); });
+  if (all_files) {
+    ASSIGN_OR_RETURN(loaded.side.meta.input_hash, HashInputFiles(loaded.trace_files));
+  }
   return loaded;
 }
 
