@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <system_error>
@@ -43,7 +44,16 @@ std::string UniqueName() {
 Result<std::unique_ptr<TempFile>> TempFile::Create(const std::filesystem::path& folder) {
   std::error_code ec;
   std::filesystem::path dir = folder.empty() ? std::filesystem::temp_directory_path(ec) : folder;
-  if (ec) return ErrorAt("temporary folder", 0, "cannot find it: " + ec.message());
+  if (ec) {
+    // Only an unusable $TMPDIR (or %TMP%/%TEMP%) gets here: name it.
+#if defined(_WIN32)
+    const char* named = std::getenv("TMP") != nullptr ? std::getenv("TMP") : std::getenv("TEMP");
+#else
+    const char* named = std::getenv("TMPDIR");
+#endif
+    return ErrorAt(named != nullptr ? named : "the temporary folder", 0,
+                   "cannot use it as the temporary folder: " + ec.message());
+  }
   for (int attempt = 0; attempt < 16; ++attempt) {
     std::filesystem::path path = dir / UniqueName();
     std::FILE* file = OpenNew(path);

@@ -249,6 +249,20 @@ TEST(KinetoSpilled, ErrorsNameTheSameLineAndLeaveNoFile) {
   EXPECT_TRUE(IsEmptyFolder(folder));
 }
 
+// A temporary folder that cannot be written: the read fails with one line naming the file
+// it tried, and the sink is left unfinished.
+TEST(KinetoSpilled, AnUnwritableTemporaryFolderIsOneLineError) {
+  const fs::path folder = EmptyFolder("unwritable") / "absent";
+  std::string json = DisorderedTrace(100 << 10, 7);
+  CollectingSink sink;
+  Result<ReadReport> report =
+      kineto::ParseKinetoJsonWith(json, "t.json", sink, SpillOptions{1024, folder, nullptr});
+  ASSERT_FALSE(report.ok());
+  EXPECT_THAT(report.status().message(), HasSubstr(folder.string()));
+  EXPECT_THAT(report.status().message(), HasSubstr("cannot create a temporary file"));
+  EXPECT_EQ(report.status().message().find('\n'), std::string::npos);
+}
+
 class RealKinetoSpilled : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(RealKinetoSpilled, SortsThroughFilesAsInMemory) {
