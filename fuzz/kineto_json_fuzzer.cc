@@ -1,12 +1,14 @@
 // The Kineto (PyTorch profiler) JSON reader on arbitrary documents, in memory. Checks: ops,
 // calls and ranges keep trace.h's promises and arrive sorted by start as kineto_json.h says;
-// errors follow the message rules; the input text is left as it was.
+// errors follow the message rules; the input text is left as it was; sorting through
+// spilled runs (a buffer of a few records) gives what the in-memory sort gives, byte for byte.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "fuzz_check.h"
 #include "readers/kineto_json.h"
+#include "readers/kineto_json_internal.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string original(reinterpret_cast<const char*>(data), size);
@@ -15,6 +17,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   stepstat::Result<stepstat::ReadReport> report =
       stepstat::ParseKinetoJson(json, "fuzz.json", sink);
   FUZZ_CHECK(json == original);  // "its contents stay as they are"
+  std::string spilled_json = original;
+  stepstat::fuzz::CheckingSink spilled_sink(/*sorted=*/true);
+  stepstat::Result<stepstat::ReadReport> spilled = stepstat::kineto::ParseKinetoJsonWith(
+      spilled_json, "fuzz.json", spilled_sink, stepstat::SpillOptions{200, {}, nullptr});
+  FUZZ_CHECK(spilled.ok() == report.ok());
+  if (!report.ok()) FUZZ_CHECK(spilled.status().message() == report.status().message());
+  if (report.ok()) FUZZ_CHECK(spilled_sink.digest() == sink.digest());
   if (!report.ok()) {
     stepstat::fuzz::CheckErrorMessage(report.status(), "fuzz.json");
     return 0;

@@ -8,9 +8,10 @@
 // as the profiler writes it), parsed a few MiB at a time, its pages mapped in ahead of the
 // parse and released behind it, so only a window of it is resident; a compressed file is
 // decompressed into one buffer, and a file that cannot be cut is parsed whole (simdjson's
-// index then takes 4 bytes per JSON token). On top: one compact record per GPU op, launch
-// call and CPU range (~100 bytes), sorted before they are emitted: that part grows with the
-// trace.
+// index then takes 4 bytes per JSON token). Each chunk's GPU ops, launch calls and CPU
+// ranges go to external sorters (kineto_json_sorted.h): a few MiB of compact records each,
+// sorted runs spilled to temporary files beyond that, merged at the end; so on a plain file
+// memory does not grow with the trace.
 #pragma once
 
 #include <filesystem>

@@ -55,7 +55,8 @@ Status CannotCut(std::string_view display_name) {
 }  // namespace
 
 Status ParseEventsInChunks(std::string_view document, std::string_view display_name,
-                           StringPool& pool, Records& records, const DocumentWindow& window) {
+                           StringPool& pool, Records& records, const DocumentWindow& window,
+                           const std::function<Status(Records&)>& drain) {
   if (document.size() < 2 * kChunkBytes) return CannotCut(display_name);  // whole is fine
   std::string buffer;
   buffer.reserve(kChunkBytes + kHead.size() + kTail.size() + simdjson::SIMDJSON_PADDING);
@@ -94,6 +95,7 @@ Status ParseEventsInChunks(std::string_view document, std::string_view display_n
     if (!last && shape.events_end != size - 1) return CannotCut(display_name);
     // Lines now, while this part of the document is still in cache.
     OffsetsToLines(document, records, first_op, first_call, first_range, lines);
+    if (drain) RETURN_IF_ERROR(drain(records));
     if (last) {
       records.lines_resolved = true;
       return Status::Ok();

@@ -359,15 +359,16 @@ class EventParser {
     return Status::Ok();
   }
 
-  // Grows to the count the rest of the document suggests, so the records are copied about
-  // once instead of log2(n) times into fresh (slow to touch) memory.
+  // Grows to the count the rest of the text suggests, so the records are copied about once
+  // instead of log2(n) times into fresh (slow to touch) memory. The text, not the document:
+  // a chunk's records leave (to the sorters) before the next chunk is parsed.
   template <typename T>
   void GrowFor(std::vector<T>& items, size_t offset) {
     if (items.size() < items.capacity()) return;
-    size_t seen = std::max<size_t>(offset, 1);
+    const int64_t in_text = static_cast<int64_t>(offset) - origin_.shift;
+    size_t seen = static_cast<size_t>(std::max<int64_t>(in_text, 1));
     size_t projected = static_cast<size_t>(static_cast<double>(items.size()) * 1.1 *
-                                           static_cast<double>(origin_.document.size()) /
-                                           static_cast<double>(seen));
+                                           static_cast<double>(size_) / static_cast<double>(seen));
     items.reserve(std::max({projected, 2 * items.size(), size_t{1024}}));
   }
 

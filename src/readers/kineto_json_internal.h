@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -10,14 +11,16 @@
 #include <unordered_map>
 #include <vector>
 
+#include "readers/spilled_sort.h"
 #include "stepstat/read.h"
 #include "stepstat/status.h"
 #include "stepstat/trace.h"
 
 namespace stepstat::kineto {
 
-/// What the event pass found. Until Finisher::Run(): GpuOp::device is an index into
-/// `device_keys`, `line` is the event's byte offset, and times exclude baseTimeNanoseconds.
+/// What the event pass found. GpuOp::device is an index into `device_keys`, `line` is the
+/// event's byte offset until lines are resolved, and times exclude baseTimeNanoseconds
+/// (SortedRecords turns them into what the sink gets).
 struct Records {
   std::vector<GpuOp> ops;
   std::vector<LaunchCall> calls;
@@ -55,9 +58,18 @@ struct DocumentWindow {
 
 /// ParseKinetoJson over `json`, whose buffer is readable (and zero) up to
 /// `json.data() + readable_size`, at least SIMDJSON_PADDING bytes past its end.
+/// `spill`: how the records are sorted (tests give a small buffer to make them spill).
 Result<ReadReport> ParsePaddedJson(std::string_view json, size_t readable_size,
                                    std::string_view display_name, TraceSink& sink,
-                                   const DocumentWindow& window = {});
+                                   const DocumentWindow& window = {},
+                                   const SpillOptions& spill = {});
+
+/// ParseKinetoJson and ReadKinetoJson with the records' sort configured.
+Result<ReadReport> ParseKinetoJsonWith(std::string& json, std::string_view display_name,
+                                       TraceSink& sink, const SpillOptions& spill);
+Result<ReadReport> ReadKinetoJsonWith(const std::filesystem::path& path,
+                                      std::string_view display_name, TraceSink& sink,
+                                      const SpillOptions& spill);
 
 /// Where a parsed text lies in the document: its byte i is byte i + shift of `document`
 /// (a chunk copied out with a made-up prefix has shift = its offset - the prefix's length).
@@ -81,11 +93,14 @@ Status ParseEvents(const char* data, size_t size, size_t padded_size, const Text
 
 /// Like ParseEvents over the whole `document`, a few MiB of "traceEvents" at a time, so that
 /// simdjson's index stays small and in cache instead of 4 bytes of fresh memory per token.
+/// `drain`, when given, is handed `records` after each chunk (lines resolved) and takes its
+/// ops, calls and ranges out; its error ends the parse.
 /// Fails, leaving `records` partly filled, when the document cannot be cut that way (no line
 /// starting with '{' near a cut, or anything unexpected, including any error in the input):
 /// callers then parse it whole, which also gives the error message.
 Status ParseEventsInChunks(std::string_view document, std::string_view display_name,
-                           StringPool& pool, Records& records, const DocumentWindow& window = {});
+                           StringPool& pool, Records& records, const DocumentWindow& window = {},
+                           const std::function<Status(Records&)>& drain = {});
 
 /// Exact ns of a time written as plain decimal µs ("1712867402000000", "12.345": at most 3
 /// fraction digits, at most 19 digits); nullopt for any other form, which callers hand to

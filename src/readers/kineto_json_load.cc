@@ -22,7 +22,8 @@ bool LooksCompressed(std::string_view bytes) {
 
 // The whole of `source` in one buffer (`size_hint`: its expected size, 0 unknown), parsed.
 Result<ReadReport> ParseWholeSource(ByteSource& source, size_t size_hint,
-                                    std::string_view display_name, TraceSink& sink) {
+                                    std::string_view display_name, TraceSink& sink,
+                                    const SpillOptions& spill = {}) {
   std::string json;
   if (size_hint > 0) json.reserve(size_hint + simdjson::SIMDJSON_PADDING);
   size_t consumed = 0;
@@ -32,13 +33,19 @@ Result<ReadReport> ParseWholeSource(ByteSource& source, size_t size_hint,
     consumed = view.size();
     if (source.exhausted()) break;
   }
-  return ParseKinetoJson(json, display_name, sink);
+  return kineto::ParseKinetoJsonWith(json, display_name, sink, spill);
 }
 
 }  // namespace
 
 Result<ReadReport> ReadKinetoJson(const std::filesystem::path& path, std::string_view display_name,
                                   TraceSink& sink) {
+  return kineto::ReadKinetoJsonWith(path, display_name, sink, {});
+}
+
+Result<ReadReport> kineto::ReadKinetoJsonWith(const std::filesystem::path& path,
+                                              std::string_view display_name, TraceSink& sink,
+                                              const SpillOptions& spill) {
   Result<std::unique_ptr<PaddedFileMap>> mapped =
       PaddedFileMap::Open(path, display_name, simdjson::SIMDJSON_PADDING);
   if (mapped.ok() && !LooksCompressed(mapped.value()->bytes())) {
@@ -48,12 +55,14 @@ Result<ReadReport> ReadKinetoJson(const std::filesystem::path& path, std::string
     kineto::DocumentWindow window;
     window.ahead = [&map](size_t begin, size_t end) { map.Prefetch(begin, end); };
     window.behind = [&map](size_t end) { map.Release(0, end); };
-    return kineto::ParsePaddedJson(map.bytes(), map.readable_size(), display_name, sink, window);
+    return kineto::ParsePaddedJson(map.bytes(), map.readable_size(), display_name, sink, window,
+                                   spill);
   }
   ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenByteSource(path, display_name));
   std::error_code ec;
   uintmax_t file_size = std::filesystem::file_size(path, ec);
-  return ParseWholeSource(*source, ec ? 0 : static_cast<size_t>(file_size), display_name, sink);
+  return ParseWholeSource(*source, ec ? 0 : static_cast<size_t>(file_size), display_name, sink,
+                          spill);
 }
 
 Result<ReadReport> ReadKinetoJsonBytes(std::string_view bytes, std::string_view display_name,

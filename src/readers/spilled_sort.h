@@ -1,0 +1,165 @@
+// Sorting more records than memory should hold: records are collected into a buffer of a
+// fixed size; a full buffer is sorted and written to a temporary file as a run; at the end
+// the runs are merged (a heap over the runs' heads, each run read through a small buffer).
+// When every record fits in the buffer, no file is written and the sort is in memory.
+//
+// Memory: the buffer (SpillOptions::buffer_bytes) while collecting; while merging, one read
+// buffer per run (at most 64 KiB each, less when there are many runs: a run is a buffer's
+// worth of records, so the runs' count is the records' size over the buffer's).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <queue>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "io/temp_file.h"
+#include "stepstat/status.h"
+
+namespace stepstat {
+
+struct SpillOptions {
+  /// Bytes of records a sorter holds before it writes a sorted run to a temporary file.
+  size_t buffer_bytes = size_t{4} << 20;
+  /// Where the temporary files go; empty: the system's temporary folder.
+  std::filesystem::path temp_folder;
+  /// When set, counts the runs written (tests check that a small buffer spills).
+  int64_t* runs_written = nullptr;
+};
+
+/// Sorts records of a trivially copyable `T` by `Less`, which must order them totally (ties
+/// broken by a sequence number when file order matters): the merge does not keep any order
+/// among records `Less` calls equal.
+template <typename T, typename Less>
+class SpilledSorter {
+  static_assert(std::is_trivially_copyable_v<T>, "records go to a file as bytes");
+
+ public:
+  explicit SpilledSorter(const SpillOptions& options)
+      : options_(options), capacity_(std::max<size_t>(1, options.buffer_bytes / sizeof(T))) {}
+  // Not movable: the heap holds a pointer to the runs.
+  SpilledSorter(const SpilledSorter&) = delete;
+  SpilledSorter& operator=(const SpilledSorter&) = delete;
+
+  Status Add(const T& record) {
+    if (buffer_.size() == buffer_.capacity()) {
+      if (buffer_.size() >= capacity_) {
+        RETURN_IF_ERROR(Spill());
+      } else if (buffer_.capacity() * 2 > capacity_) {
+        buffer_.reserve(capacity_);  // grow to the budget, not past it
+      }
+    }
+    buffer_.push_back(record);
+    return Status::Ok();
+  }
+
+  /// Ends the adding; the records are then read in order with NextBatch.
+  Status Finish() {
+    if (runs_.empty()) {
+      if (!std::is_sorted(buffer_.begin(), buffer_.end(), Less())) {
+        std::sort(buffer_.begin(), buffer_.end(), Less());
+      }
+      return Status::Ok();
+    }
+    if (!buffer_.empty()) RETURN_IF_ERROR(Spill());
+    std::vector<T>().swap(buffer_);  // the runs hold everything now
+    const size_t per_run = std::clamp<size_t>(options_.buffer_bytes / runs_.size(), 4096, 65536);
+    const size_t records = std::max<size_t>(1, per_run / sizeof(T));
+    for (size_t i = 0; i < runs_.size(); ++i) {
+      runs_[i].buffer.reserve(std::min<uint64_t>(records, runs_[i].count));
+      ASSIGN_OR_RETURN(bool has, Refill(runs_[i]));
+      if (has) heads_.push(i);
+    }
+    return Status::Ok();
+  }
+
+  /// Up to `max` next records in order into `out` (cleared first); empty at the end.
+  Status NextBatch(std::vector<T>& out, size_t max) {
+    out.clear();
+    if (runs_.empty()) {
+      size_t count = std::min(max, buffer_.size() - next_);
+      out.insert(out.end(), buffer_.begin() + static_cast<std::ptrdiff_t>(next_),
+                 buffer_.begin() + static_cast<std::ptrdiff_t>(next_ + count));
+      next_ += count;
+      return Status::Ok();
+    }
+    while (out.size() < max && !heads_.empty()) {
+      Run& run = runs_[heads_.top()];
+      out.push_back(run.buffer[run.next]);
+      const size_t index = heads_.top();
+      heads_.pop();
+      if (++run.next == run.buffer.size()) {
+        ASSIGN_OR_RETURN(bool has, Refill(run));
+        if (!has) continue;
+      }
+      heads_.push(index);
+    }
+    return Status::Ok();
+  }
+
+  /// Whether any run went to a file.
+  bool spilled() const { return !runs_.empty(); }
+
+ private:
+  struct Run {
+    uint64_t offset = 0;  ///< in the file, bytes
+    uint64_t count = 0;   ///< records written: never more are read back
+    uint64_t read = 0;    ///< records read back so far
+    std::vector<T> buffer;
+    size_t next = 0;
+  };
+
+  // Orders run indexes by their head record, smallest on top.
+  struct HeadAfter {
+    const std::vector<Run>* runs;
+    bool operator()(size_t a, size_t b) const {
+      const Run& ra = (*runs)[a];
+      const Run& rb = (*runs)[b];
+      return Less()(rb.buffer[rb.next], ra.buffer[ra.next]);
+    }
+  };
+
+  Status Spill() {
+    if (!file_) {
+      ASSIGN_OR_RETURN(file_, TempFile::Create(options_.temp_folder));
+    }
+    if (!std::is_sorted(buffer_.begin(), buffer_.end(), Less())) {
+      std::sort(buffer_.begin(), buffer_.end(), Less());
+    }
+    Run run;
+    run.offset = file_->size();
+    run.count = buffer_.size();
+    RETURN_IF_ERROR(file_->Append(buffer_.data(), buffer_.size() * sizeof(T)));
+    runs_.push_back(std::move(run));
+    if (options_.runs_written != nullptr) ++*options_.runs_written;
+    buffer_.clear();
+    return Status::Ok();
+  }
+
+  // The run's next records into its buffer; false when all it holds were read.
+  Result<bool> Refill(Run& run) {
+    const uint64_t left = run.count - run.read;
+    if (left == 0) return false;
+    const size_t count = static_cast<size_t>(std::min<uint64_t>(left, run.buffer.capacity()));
+    run.buffer.resize(count);
+    RETURN_IF_ERROR(
+        file_->ReadAt(run.offset + run.read * sizeof(T), run.buffer.data(), count * sizeof(T)));
+    run.read += count;
+    run.next = 0;
+    return true;
+  }
+
+  SpillOptions options_;
+  size_t capacity_;  ///< records the buffer holds before a spill
+  std::vector<T> buffer_;
+  size_t next_ = 0;  ///< the next record of an in-memory sort to hand out
+  std::unique_ptr<TempFile> file_;
+  std::vector<Run> runs_;
+  std::priority_queue<size_t, std::vector<size_t>, HeadAfter> heads_{HeadAfter{&runs_}};
+};
+
+}  // namespace stepstat
