@@ -171,6 +171,53 @@ TEST(Engine, KernelsOfTheExample) {
   for (const KernelDetails& k : other->listing.kernels) EXPECT_EQ(k.component, "other");
 }
 
+// The policy hint of a summary comes from the summary's own pass when that pass saw the
+// whole trace, and from reading the kernel names again when it did not (one step, one
+// device); either way it is the hint `classify` gives, to the last bit of its percentages.
+TEST(Engine, SummaryPolicyHintIsTheKernelListingsInEveryFormat) {
+  for (synth::SynthFormat format :
+       {synth::SynthFormat::kCsv, synth::SynthFormat::kSqlite, synth::SynthFormat::kKineto}) {
+    SynthDir run("hint" + std::to_string(static_cast<int>(format)), format, 5);
+    const fs::path policy = run.files().gpu_trace.parent_path() / "norms-only.toml";
+    std::ofstream(policy) << "[policy]\nname = \"norms-only\"\ndescription = \"n\"\n"
+                             "[[component]]\nname = \"norms\"\ndescription = \"n\"\n"
+                             "patterns = ['norm']\n";
+    std::vector<fs::path> inputs = {run.files().gpu_trace};
+    if (!run.files().kern_exec_trace.empty()) inputs.push_back(run.files().kern_exec_trace);
+    RunOptions options = OnPaths(inputs);
+    options.policy = policy.string();
+    Result<KernelsResult> listing = RunKernels(options);
+    ASSERT_TRUE(listing.ok()) << listing.status().message();
+    ASSERT_TRUE(listing->context.policy_hint.has_value());
+    const PolicyHint& expected = *listing->context.policy_hint;
+    EXPECT_EQ(expected.suggested_policy, kDefaultPolicyName);
+
+    std::vector<std::string> args;
+    for (const fs::path& input : inputs) args.push_back(input.string());
+    Result<SummaryInputs> resolved = ResolveInputs(args);
+    ASSERT_TRUE(resolved.ok()) << resolved.status().message();
+    Result<std::vector<std::string>> devices = ListDevices(*resolved);
+    ASSERT_TRUE(devices.ok() && !devices->empty()) << devices.status().message();
+    std::vector<RunOptions> variants(4, options);
+    variants[1].details = true;
+    variants[2].step = "median";
+    variants[3].device = devices->front();
+    for (const RunOptions& variant : variants) {
+      const std::string what = "format " + std::to_string(static_cast<int>(format)) + " step '" +
+                               variant.step + "' device '" + variant.device + "' details " +
+                               std::to_string(variant.details);
+      Result<SummaryResult> summary = RunSummary(variant);
+      ASSERT_TRUE(summary.ok()) << what << ": " << summary.status().message();
+      ASSERT_TRUE(summary->context.policy_hint.has_value()) << what;
+      const PolicyHint& hint = *summary->context.policy_hint;
+      EXPECT_EQ(hint.current_policy, expected.current_policy) << what;
+      EXPECT_EQ(hint.current_other_percent, expected.current_other_percent) << what;
+      EXPECT_EQ(hint.suggested_policy, expected.suggested_policy) << what;
+      EXPECT_EQ(hint.suggested_other_percent, expected.suggested_other_percent) << what;
+    }
+  }
+}
+
 TEST(Engine, RefusesAnOutputThatIsAnInput) {
   RunOptions options = OnPaths({kExampleBase});
   options.output = kKernExec;

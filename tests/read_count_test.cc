@@ -78,9 +78,11 @@ uint64_t WholeReadBytes(const std::map<std::string, FileReads>& reads, const fs:
 // the bytes of the whole reads, so that the total shown neither stops short nor is reached
 // before the last pass ends.
 std::map<std::string, FileReads> CountReads(Command command, const std::vector<fs::path>& inputs,
-                                            const std::string& format) {
+                                            const std::string& format,
+                                            const std::string& policy = "") {
   RunOptions options;
   options.inputs = inputs;
+  options.policy = policy;
   ProgressMeter meter;
   options.progress = &meter;
   options.details = command == Command::kSummarizeDetails || command == Command::kStepMedianDetails;
@@ -148,6 +150,25 @@ TEST(ReadCounts, CsvPairWithNvtx) {
   const fs::path dir = run.base.parent_path();
   EXPECT_EQ(last_plan, fs::file_size(dir / gpu) * 3 + fs::file_size(dir / exec) * 2 +
                            fs::file_size(dir / nvtx));
+}
+
+// A policy that leaves most kernel time in `other`: the policy hint's coverage comes from the
+// summary's own pass, not from a second read of the GPU trace (only one step's summary
+// reads the kernel names again: its pass saw one step).
+TEST(ReadCounts, CsvPairPolicyHintReadsNothingMore) {
+  SynthRun run("hint", synth::SynthFormat::kCsv, /*nvtx=*/false);
+  const fs::path policy = run.base.parent_path() / "norms-only.toml";
+  std::ofstream(policy) << "[policy]\nname = \"norms-only\"\ndescription = \"n\"\n"
+                           "[[component]]\nname = \"norms\"\ndescription = \"n\"\n"
+                           "patterns = ['norm']\n";
+  const std::string gpu = run.files.gpu_trace.filename().string();
+  const std::string exec = run.files.kern_exec_trace.filename().string();
+  for (Command command : {Command::kSummarize, Command::kSummarizeDetails}) {
+    std::map<std::string, FileReads> reads =
+        CountReads(command, {run.base}, "CSV pair, hint", policy.string());
+    EXPECT_EQ(reads[gpu].to_end, 1) << NameOf(command);
+    EXPECT_EQ(reads[exec].to_end, 1) << NameOf(command);
+  }
 }
 
 // Two adjacent GPU rows swapped near the top of `path`'s data: out of start order there.

@@ -48,10 +48,13 @@ struct PolicyHint {
 Result<std::optional<PolicyHint>> SuggestBuiltinPolicy(const Policy& current,
                                                        const std::vector<KernelDetails>& kernels);
 
-/// The same for a summary already computed under `current`: the trace's kernel names are read
-/// again only when `stats` has more than kPolicyHintOtherPercent in `other`.
-Result<std::optional<PolicyHint>> SuggestBuiltinPolicy(const Policy& current,
-                                                       const StepStats& stats,
-                                                       const SummaryInputs& inputs);
+/// The same for a summary already computed under `current`, looked at only when `stats` has
+/// more than kPolicyHintOtherPercent in `other`: then over `whole_trace_kernels` (each
+/// distinct kernel name of the whole trace with its total_ns, as the summary's own pass
+/// counted them) or, when that is null (the summary covered one step or one device), over
+/// the trace's kernel names read again.
+Result<std::optional<PolicyHint>> SuggestBuiltinPolicy(
+    const Policy& current, const StepStats& stats, const SummaryInputs& inputs,
+    const std::vector<KernelDetails>* whole_trace_kernels = nullptr);
 
 }  // namespace stepstat

@@ -7,6 +7,7 @@
 #include <system_error>
 #include <utility>
 
+#include "analysis/summary/summarize_internal.h"
 #include "engine/engine_inputs.h"
 #include "engine/engine_progress.h"
 #include "engine/engine_steps.h"
@@ -79,19 +80,27 @@ Result<SummaryResult> RunSummary(const RunOptions& options) {
   // Details and the union busy % come from one pass, the same as the summary's.
   const bool details_pass = options.details || options.union_busy;
   Details details;
+  // The policy hint's coverage from the summary's own pass when that pass counts every
+  // kernel the hint's own read would: not for one step or one device, nor for a kern-exec
+  // trace read alone (the summary drops a row with a duration but no kernel start, the
+  // kernel listing counts it). Else the hint reads the trace's kernel names again.
+  std::vector<KernelDetails> kernel_totals;
+  const bool whole_trace = options.step.empty() && options.device.empty() &&
+                           inputs.trace.gpu.kind != InputKind::kNsysKernExecTraceCsv;
   Result<StepStats> stats = Status::Error("not run");
   if (!options.step.empty()) {
     stats = SummarizeStep(inputs, policy, options.steps, options.step,
                           details_pass ? &details : nullptr);
-  } else if (details_pass) {
-    stats = SummarizeWithDetails(inputs.trace, policy, details);
   } else {
-    stats = Summarize(inputs.trace, policy);
+    stats = SummarizeWith(inputs.trace, policy, details_pass ? &details : nullptr, PipelineLimits{},
+                          &kernel_totals);
   }
   if (!stats.ok()) return stats.status();
 
   // On the whole trace, also for one step: the policy is chosen for the run.
-  if (auto hint = SuggestBuiltinPolicy(policy, stats.value(), inputs.trace); hint.ok()) {
+  if (auto hint = SuggestBuiltinPolicy(policy, stats.value(), inputs.trace,
+                                       whole_trace ? &kernel_totals : nullptr);
+      hint.ok()) {
     context.policy_hint = std::move(hint).value();
   }
   SummaryResult result;

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <string_view>
 
 #include "core/decimal.h"
@@ -95,11 +96,13 @@ inline uint64_t LoadDigits(const char* p, size_t k) {
 
 }  // namespace csv_values_internal
 
-/// ParseScaled for a field whose bytes up to `readable_end` (past its end: the rest of its
-/// row) may be read: plain digits of 1 to 16 characters are converted eight at a time with
-/// no branch per digit (a field's length varies row to row, and the digit loop's exit was
-/// a mispredicted branch per number). The same results as ParseScaled.
-inline DecimalResult ParseScaled(std::string_view text, int exponent, const char* readable_end) {
+/// The fast path of the ParseScaled below, alone: plain digits of 1 to 16 characters whose
+/// value × 10^exponent fits int64, converted eight at a time with no branch per digit (a
+/// field's length varies row to row, and the digit loop's exit was a mispredicted branch
+/// per number); nullopt for anything else (which ParseScaled then decides). Bytes up to
+/// `readable_end` (past the field's end: the rest of its row) may be read.
+inline std::optional<int64_t> ParsePlainDigits(std::string_view text, int exponent,
+                                               const char* readable_end) {
   using namespace csv_values_internal;
   const size_t n = text.size();
   const char* p = text.data();
@@ -112,11 +115,19 @@ inline DecimalResult ParseScaled(std::string_view text, int exponent, const char
             n > 8 ? EightDigits(first) * static_cast<uint64_t>(kPow10[n - 8]) + EightDigits(second)
                   : EightDigits(first);
         if (value <= kMaxBeforeScale[static_cast<size_t>(exponent)]) {
-          return {static_cast<int64_t>(value * static_cast<uint64_t>(kPow10[exponent])),
-                  std::nullopt};
+          return static_cast<int64_t>(value * static_cast<uint64_t>(kPow10[exponent]));
         }
       }
     }
+  }
+  return std::nullopt;
+}
+
+/// ParseScaled for a field whose bytes up to `readable_end` may be read (ParsePlainDigits
+/// first). The same results as ParseScaled.
+inline DecimalResult ParseScaled(std::string_view text, int exponent, const char* readable_end) {
+  if (std::optional<int64_t> value = ParsePlainDigits(text, exponent, readable_end)) {
+    return {*value, std::nullopt};
   }
   return ParseScaled(text, exponent);
 }

@@ -1,9 +1,10 @@
-// A small two-way set-associative cache in front of StringPool::Intern. Trace rows repeat a few
-// names (kernels, devices) many times; a cheap hash of the length and the first, middle and last 8
-// bytes plus one memcmp is much cheaper than hashing a 100-byte kernel name per row.
+// A two-way set-associative cache in front of StringPool::Intern. Trace rows repeat a few
+// names (kernels, devices) many times; a cheap hash of the length and five words of the name
+// plus one compare is much cheaper than hashing a 100-byte kernel name per row.
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -18,8 +19,8 @@ class NameCache {
 
   NameId Intern(std::string_view text) {
     if (text.empty()) return pool_.Intern(text);
-    // Two ways per set: with ~40 names in 256 sets two frequent names often share a set
-    // (birthday odds), and a one-way cache would then miss on every alternation.
+    // Two ways per set: two frequent names often share a set (birthday odds), and a one-way
+    // cache would then miss on every alternation.
     Entry* set = &entries_[2 * Set(text)];
     for (int way = 0; way < 2; ++way) {
       const Entry& entry = set[way];
@@ -28,6 +29,7 @@ class NameCache {
         return entry.id;
       }
     }
+    ++misses_;
     NameId id = pool_.Intern(text);
     std::string_view stored = pool_.Get(id);  // stable for the pool's lifetime
     set[1] = set[0];                          // the older entry goes
@@ -35,8 +37,14 @@ class NameCache {
     return id;
   }
 
+  /// Lookups that went to the pool: at least one per distinct name.
+  int64_t misses() const { return misses_; }
+
  private:
-  static constexpr size_t kSets = 256;
+  // 1024 sets of two: a trace's few dozen frequent names rarely put three in one set
+  // (which would make them evict each other on every row).
+  static constexpr int kSetBits = 10;
+  static constexpr size_t kSets = size_t{1} << kSetBits;
   struct Entry {
     const char* data = nullptr;
     size_t size = 0;
@@ -60,23 +68,37 @@ class NameCache {
     return x == y;
   }
 
+  // Five words of the name (its ends, quarters and middle) and its length: long kernel
+  // names of one template often agree on their ends and middle, so three samples put such
+  // names in one set (rows then alternate between them and every lookup missed).
   static size_t Set(std::string_view text) {
+    const size_t n = text.size();
     uint64_t head = 0;
     uint64_t tail = 0;
     uint64_t middle = 0;
-    if (text.size() >= 8) {
+    uint64_t quarters = 0;
+    if (n >= 8) {
+      uint64_t q1;
+      uint64_t q3;
       std::memcpy(&head, text.data(), 8);
-      std::memcpy(&tail, text.data() + text.size() - 8, 8);
-      std::memcpy(&middle, text.data() + text.size() / 2 - 4, 8);
+      std::memcpy(&tail, text.data() + n - 8, 8);
+      std::memcpy(&middle, text.data() + n / 2 - 4, 8);
+      std::memcpy(&q1, text.data() + (n - 8) / 4, 8);
+      std::memcpy(&q3, text.data() + (n - 8) * 3 / 4, 8);
+      quarters = q1 + std::rotl(q3, 31);
     } else {
-      std::memcpy(&head, text.data(), text.size());
+      std::memcpy(&head, text.data(), n);
     }
-    uint64_t h =
-        (head * 0x9E3779B97F4A7C15ull) ^ ((tail ^ middle) + text.size()) * 0xC2B2AE3D27D4EB4Full;
-    return static_cast<size_t>(h >> 40) & (kSets - 1);
+    const uint64_t h = (head * 0x9E3779B97F4A7C15ull) ^
+                       ((tail ^ middle) + n) * 0xC2B2AE3D27D4EB4Full ^
+                       quarters * 0x165667B19E3779F9ull;
+    // The top bits: a product's bit k depends only on its factors' bits 0..k, so lower bits
+    // ignore the words' last bytes (names "..._kernel_200" and "..._kernel_201" shared a set).
+    return static_cast<size_t>(h >> (64 - kSetBits));
   }
 
   StringPool& pool_;
+  int64_t misses_ = 0;
   std::array<Entry, 2 * kSets> entries_{};
 };
 

@@ -31,5 +31,23 @@ TEST(NameCacheTest, AlwaysGivesThePoolsIdForTheText) {
   EXPECT_EQ(pool.Get(cache.Intern("")), "");
 }
 
+// Rows alternating between names that differ only in their last bytes (a short-row trace's
+// "vectorized_elementwise_kernel_200", "..._201"): each name misses once, then always hits.
+// The set index once came from hash bits that ignored those bytes, so such names shared one
+// set and evicted each other on every row.
+TEST(NameCacheTest, NamesDifferingInTheirLastBytesHitAfterTheirFirstRow) {
+  for (const std::string stem :
+       {"vectorized_elementwise_kernel_", "k", "void gemm<128>(float*) #"}) {
+    std::vector<std::string> names;
+    for (int i = 0; i < 40; ++i) names.push_back(stem + std::to_string(200 + i));
+    StringPool pool;
+    NameCache cache(pool);
+    for (int round = 0; round < 100; ++round) {
+      for (const std::string& name : names) ASSERT_EQ(pool.Get(cache.Intern(name)), name);
+    }
+    EXPECT_EQ(cache.misses(), 40) << stem;
+  }
+}
+
 }  // namespace
 }  // namespace stepstat

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "io/sources.h"
 #include "readers/test_sink.h"
@@ -280,6 +281,46 @@ TEST(NsysApiTraceTest, VersionedNamesOfOneCorrelationIdAreOneLaunch) {
   EXPECT_EQ(sink.calls[0].call.api_duration_ns, 9);
   EXPECT_EQ(sink.calls[1].call.pid, 4999);
   EXPECT_EQ(sink.calls[2].call.correlation_id, 3);
+}
+
+// Rows of plain digits take the reader's fast path; a row with any other number in any
+// column is read again by the checked path: the same values whichever column it is, and
+// the first error in column order (the end check before a later bad field).
+TEST(NsysKernExecTest, AnyColumnNotPlainDigitsGivesTheSameValues) {
+  const std::vector<std::string> plain = {"11", "22", "3", "44", "55", "66", "7", "88", "99", "2"};
+  std::string text(kKernExecHeader);
+  for (size_t column = 0; column <= plain.size(); ++column) {  // the last row: all plain
+    for (size_t i = 0; i < plain.size(); ++i) {
+      text += (i == column ? " " + plain[i] + " " : plain[i]) + ",";
+    }
+    text += "cudaLaunchKernel, 1 1 1, 1 1 1,k\n";
+  }
+  auto source = MemoryByteSource(text);
+  CollectingSink sink;
+  auto report = ReadNsysKernExecTrace(*source, "k.csv", sink);
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  ASSERT_EQ(sink.calls.size(), plain.size() + 1);
+  for (size_t row = 0; row < sink.calls.size(); ++row) {
+    const LaunchCall& c = sink.calls[row].call;
+    EXPECT_EQ(c.api_start_ns, 11) << row;
+    EXPECT_EQ(c.api_duration_ns, 22) << row;
+    EXPECT_EQ(c.queue_duration_ns, 44) << row;
+    EXPECT_EQ(c.kernel_start_ns, 55) << row;
+    EXPECT_EQ(c.kernel_duration_ns, 66) << row;
+    EXPECT_EQ(c.pid, 88) << row;
+    EXPECT_EQ(c.tid, 99) << row;
+    EXPECT_EQ(sink.calls[row].device, "GPU 2") << row;
+  }
+
+  const std::string both = std::string(kKernExecHeader) +
+                           "9223372036854775807,2,3,4,10,5,9,100,100,x,cudaLaunchKernel,1,1,k\n";
+  auto bad = MemoryByteSource(both);
+  CollectingSink unused;
+  auto error = ReadNsysKernExecTrace(*bad, "k.csv", unused);
+  ASSERT_FALSE(error.ok());
+  EXPECT_NE(error.status().message().find("start + duration is beyond the int64 range"),
+            std::string::npos)
+      << error.status().message();
 }
 
 // Issue 12: a kern-exec trace of several MPI ranks names each row's GPU (DevId) and process.

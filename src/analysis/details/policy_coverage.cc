@@ -70,14 +70,15 @@ Result<std::optional<PolicyHint>> SuggestBuiltinPolicy(const Policy& current,
   return best;
 }
 
-Result<std::optional<PolicyHint>> SuggestBuiltinPolicy(const Policy& current,
-                                                       const StepStats& stats,
-                                                       const SummaryInputs& inputs) {
+Result<std::optional<PolicyHint>> SuggestBuiltinPolicy(
+    const Policy& current, const StepStats& stats, const SummaryInputs& inputs,
+    const std::vector<KernelDetails>* whole_trace_kernels) {
   // `other` is the summary's last component.
   if (stats.components.empty() ||
       !(stats.components.back().percent_of_kernel_time > kPolicyHintOtherPercent)) {
     return std::optional<PolicyHint>();
   }
+  if (whole_trace_kernels != nullptr) return SuggestBuiltinPolicy(current, *whole_trace_kernels);
   // Per-name totals are all a coverage needs; ListKernels' exact medians would hold a
   // duration per launch of the whole trace.
   ASSIGN_OR_RETURN(std::vector<KernelDetails> kernels, ListKernelTotals(inputs, current));

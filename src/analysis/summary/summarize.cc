@@ -96,10 +96,24 @@ void NoteOrderBreak(const StartOrder& order, Details& details) {
   }
 }
 
-// One pass; `details` is null when not asked for.
+// SummarizeWith's kernel_totals from the GPU side's totals.
+std::vector<KernelDetails> KernelTotalsOf(const GpuTotals& gpu) {
+  std::vector<KernelDetails> kernels;
+  kernels.reserve(gpu.kernel_names.size());
+  for (const GpuTotals::NameTotal& n : gpu.kernel_names) {
+    KernelDetails& k = kernels.emplace_back();
+    k.name = n.name;
+    k.launches = n.launches;
+    k.total_ns = n.time_ns;
+  }
+  return kernels;
+}
+
+// One pass; `details` and `kernel_totals` are null when not asked for.
 Result<StepStats> RunPass(const SummaryInputs& inputs, const Policy& policy,
                           const Classifier& classifier, StartOrder& order, bool hold,
-                          Details* details, const PipelineLimits& limits) {
+                          Details* details, const PipelineLimits& limits,
+                          std::vector<KernelDetails>* kernel_totals) {
   // One thread reading both halves of an SQLite export would hold all of one side in the
   // meter (and a record per kernel for the join): read the halves on two threads instead.
   // --details keeps the one-thread read, whose per-input report it prints.
@@ -169,6 +183,7 @@ Result<StepStats> RunPass(const SummaryInputs& inputs, const Policy& policy,
   std::optional<LaunchOverlapTotals> overlap;
   if (sources.kernel_exec_trace) overlap = LaunchOverlapTotals{launch.union_ns, meter.overlap()};
   Result<StepStats> stats = MakeStepStats(policy, *gpu_side.gpu, overlap, sources);
+  if (kernel_totals) *kernel_totals = KernelTotalsOf(*gpu_side.gpu);
   if (details) {
     std::vector<InputDetails> read = {InputDetailsOf(inputs.gpu, gpu_side.report)};
     if (inputs.launches) read.push_back(InputDetailsOf(*inputs.launches, launch_side.report));
@@ -219,11 +234,12 @@ Result<StepStats> SummarizeReplayed(const TraceReplay& replay, const Policy& pol
 }
 
 Result<StepStats> SummarizeWith(const SummaryInputs& inputs, const Policy& policy, Details* details,
-                                const PipelineLimits& limits) {
+                                const PipelineLimits& limits,
+                                std::vector<KernelDetails>* kernel_totals) {
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
   StartOrder order;
   return RunInStartOrder<Result<StepStats>>(order, [&](bool hold) {
-    return RunPass(inputs, policy, classifier, order, hold, details, limits);
+    return RunPass(inputs, policy, classifier, order, hold, details, limits, kernel_totals);
   });
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "stepstat/details.h"
 #include "stepstat/step_stats.h"
@@ -14,8 +15,12 @@ struct PipelineLimits {
   size_t max_pending_components = size_t{1} << 16;
 };
 
-/// Summarize / SummarizeWithDetails (`details` null: not wanted) under `limits`.
+/// Summarize / SummarizeWithDetails (`details` null: not wanted) under `limits`. With
+/// `kernel_totals` (not null), also each distinct kernel name the summary counted, in order
+/// of first appearance, with only its name, launches and total_ns filled: what a policy's
+/// coverage needs (SuggestBuiltinPolicy) without reading the trace again.
 Result<StepStats> SummarizeWith(const SummaryInputs& inputs, const Policy& policy, Details* details,
-                                const PipelineLimits& limits);
+                                const PipelineLimits& limits,
+                                std::vector<KernelDetails>* kernel_totals = nullptr);
 
 }  // namespace stepstat

@@ -43,11 +43,19 @@ GpuTotalsSink::GpuTotalsSink(std::string source_name, const Classifier& classifi
   totals_.component_launches.assign(totals_.component_time_ns.size(), 0);
 }
 
-int GpuTotalsSink::ComponentOf(NameId name, const StringPool& names) {
-  if (name >= component_by_name_.size()) component_by_name_.resize(names.size(), -1);
-  int32_t& cached = component_by_name_[name];
-  if (cached < 0) cached = classifier_.Classify(names.Get(name));
-  return cached;
+int GpuTotalsSink::CountKernel(const GpuOp& kernel, const StringPool& names) {
+  if (kernel.name >= slot_by_name_.size()) slot_by_name_.resize(names.size());
+  NameSlot& slot = slot_by_name_[kernel.name];
+  if (slot.component < 0) {  // a name's first kernel: classified once, its string kept once
+    slot.component = classifier_.Classify(names.Get(kernel.name));
+    slot.index = static_cast<int32_t>(totals_.kernel_names.size());
+    totals_.kernel_names.push_back({std::string(names.Get(kernel.name)), 0, 0});
+  }
+  GpuTotals::NameTotal& total = totals_.kernel_names[static_cast<size_t>(slot.index)];
+  ++total.launches;
+  // No overflow: AddGpuOp checked the sum of all kernels' time first.
+  total.time_ns += kernel.duration_ns;
+  return slot.component;
 }
 
 Status GpuTotalsSink::AddKernelComponent(const Interval& component) {
@@ -59,7 +67,7 @@ Status GpuTotalsSink::OnGpuOps(std::span<const GpuOp> ops, const StringPool& nam
   if (meter_.cancelled()) return CancelledByOtherSide();
   for (const GpuOp& op : ops) {
     RETURN_IF_ERROR(AddGpuOp(totals_, op, source_name_,
-                             [&](const GpuOp& kernel) { return ComponentOf(kernel.name, names); }));
+                             [&](const GpuOp& kernel) { return CountKernel(kernel, names); }));
     if (op.kind != OpKind::kKernel) continue;
     const int64_t end = op.end_ns();
     if (!assume_sorted_) {

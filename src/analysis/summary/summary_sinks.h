@@ -29,6 +29,15 @@ struct GpuTotals {
   int64_t gap_max_ns = 0;
   std::vector<int64_t> component_time_ns;  ///< by classifier index, `other` last
   std::vector<int64_t> component_launches;
+  /// Each distinct kernel name once, in order of first appearance, with its launches and
+  /// summed time (each at most kernel_time_ns): what another policy's coverage needs, so
+  /// the policy hint need not read the trace again.
+  struct NameTotal {
+    std::string name;
+    int64_t launches = 0;
+    int64_t time_ns = 0;
+  };
+  std::vector<NameTotal> kernel_names;
 };
 
 /// What the launch side adds up to.
@@ -78,7 +87,8 @@ class GpuTotalsSink : public TraceSink {
   const GpuTotals& totals() const { return totals_; }
 
  private:
-  int ComponentOf(NameId name, const StringPool& names);
+  // The kernel's component; also adds it to its name's totals.
+  int CountKernel(const GpuOp& kernel, const StringPool& names);
   Status AddKernelComponent(const Interval& component);
 
   std::string source_name_;
@@ -86,7 +96,11 @@ class GpuTotalsSink : public TraceSink {
   ComponentBatcher meter_;
   bool assume_sorted_;
   GpuTotals totals_;
-  std::vector<int32_t> component_by_name_;  ///< -1: not classified yet
+  struct NameSlot {
+    int32_t component = -1;  ///< -1: not seen yet
+    int32_t index = -1;      ///< into totals_.kernel_names
+  };
+  std::vector<NameSlot> slot_by_name_;  ///< by NameId
   SortedUnion kernel_union_;
   GapMeter gaps_;
   std::vector<Interval> kernel_intervals_;  ///< only without assume_sorted, sorted at OnFinish
