@@ -277,8 +277,7 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
           ? "(" + global_tid + " & " + std::to_string(static_cast<int64_t>(kGlobalPidMask)) + ")"
           : std::string("0");
   const std::string kernel_pid_key = kernels_have_pid ? "IFNULL(globalPid, 0)" : "0";
-  std::string call_filter = " WHERE nameId IN (" + id_list + ") AND " + correlation +
-                            " IS NOT NULL" +
+  std::string call_filter = "nameId IN (" + id_list + ") AND " + correlation + " IS NOT NULL" +
                             (kernels_have_pid ? " AND " + global_tid + " IS NOT NULL" : "");
   ASSIGN_OR_RETURN(KernelSurvey survey, SurveyKernels(context, kernel_pid_key));
   std::vector<int64_t>& processes = survey.processes;
@@ -296,9 +295,8 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
   for (int64_t process : processes) {
     ScanQuery calls;
     calls.columns = {"rowid", "start", "end", global_tid, correlation, "nameId", call_pid_key};
-    calls.from = "FROM ";
-    calls.from += table;
-    calls.from += call_filter;
+    calls.from = "FROM " + table;
+    calls.where = call_filter;
     calls.key = {6, 4, 1, 0};  // process, correlation id, start, rowid
     ScanQuery kernels;
     kernels.columns = {"rowid",
@@ -309,16 +307,17 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
                        ColumnOrNull(kernel_columns, "shortName"),
                        kernel_pid_key,
                        ColumnOrNull(kernel_columns, "deviceId")};
-    kernels.from = "FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE correlationId IS NOT NULL";
+    kernels.from = "FROM CUPTI_ACTIVITY_KIND_KERNEL";
+    kernels.where = "correlationId IS NOT NULL";
     kernels.key = {6, 1, 2, 0};  // process, correlation id, start, rowid
     if (!one_stream && kernels_have_pid) {
       const std::string key = std::to_string(process);
-      for (auto [from, pid_key] :
-           {std::pair{&calls.from, &call_pid_key}, std::pair{&kernels.from, &kernel_pid_key}}) {
-        *from += " AND ";
-        *from += *pid_key;
-        *from += " = ";
-        *from += key;
+      for (auto [where, pid_key] :
+           {std::pair{&calls.where, &call_pid_key}, std::pair{&kernels.where, &kernel_pid_key}}) {
+        *where += " AND ";
+        *where += *pid_key;
+        *where += " = ";
+        *where += key;
       }
     }
     ASSIGN_OR_RETURN(SortedScan call_scan, SortedScan::Open(context.db(), calls, window_rows));

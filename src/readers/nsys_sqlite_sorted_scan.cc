@@ -18,6 +18,10 @@ std::string JoinColumns(const std::vector<std::string>& columns) {
   return list;
 }
 
+std::string WhereClause(const ScanQuery& query) {
+  return query.where.empty() ? std::string() : " WHERE " + query.where;
+}
+
 // Heap simulation over the keys alone: does a min-heap of `window_rows` rows pop them in
 // order? Returns false as soon as one comes out below its predecessor.
 Result<bool> WindowRestoresOrder(SqliteStatement& stmt, size_t key_size, size_t window_rows) {
@@ -58,14 +62,15 @@ Result<ScanOrder> CheckStorageOrder(const SqliteDb& db, const ScanQuery& query,
   if (key_size == 0 || key_size > kMaxKeyColumns) return ScanOrder::kSqlSort;
   std::vector<std::string> key_columns;
   for (int column : query.key) key_columns.push_back(query.columns.at(column));
-  ASSIGN_OR_RETURN(SqliteStatement check, db.Prepare("SELECT stepstat_key_order(" +
-                                                     JoinColumns(key_columns) + ") " + query.from));
+  ASSIGN_OR_RETURN(SqliteStatement check,
+                   db.Prepare("SELECT stepstat_key_order(" + JoinColumns(key_columns) + ") " +
+                              query.from + WhereClause(query)));
   ASSIGN_OR_RETURN(bool row, check.Step());
   const int64_t verdict = row ? check.Int64(0) : 0;
   if (verdict == 0) return ScanOrder::kStorage;
   if (verdict != 1 || window_rows == 0) return ScanOrder::kSqlSort;
-  ASSIGN_OR_RETURN(SqliteStatement stmt,
-                   db.Prepare("SELECT " + JoinColumns(key_columns) + " " + query.from));
+  ASSIGN_OR_RETURN(SqliteStatement stmt, db.Prepare("SELECT " + JoinColumns(key_columns) + " " +
+                                                    query.from + WhereClause(query)));
   ASSIGN_OR_RETURN(bool restores, WindowRestoresOrder(stmt, key_size, window_rows));
   return restores ? ScanOrder::kWindow : ScanOrder::kSqlSort;
 }
@@ -81,26 +86,63 @@ Result<SortedScan> SortedScan::Open(const SqliteDb& db, const ScanQuery& query, 
   } else {
     ASSIGN_OR_RETURN(order, CheckStorageOrder(db, query, window_rows));
   }
-  std::string sql = "SELECT " + JoinColumns(query.columns) + " " + query.from;
   if (order == ScanOrder::kSqlSort) {
     std::string positions;
     for (int column : query.key) {
       if (!positions.empty()) positions += ", ";
       positions += std::to_string(column + 1);
     }
-    sql += " ORDER BY " + positions;
+    ASSIGN_OR_RETURN(SqliteStatement stmt,
+                     db.Prepare("SELECT " + JoinColumns(query.columns) + " " + query.from +
+                                WhereClause(query) + " ORDER BY " + positions));
+    return SortedScan(std::move(stmt), order, query.key, window_rows,
+                      static_cast<int>(query.columns.size()), db.display_name());
   }
-  ASSIGN_OR_RETURN(SqliteStatement stmt, db.Prepare(sql));
+  // Storage order: the rows come out a batch per step (stepstat_take_row). The filter is
+  // the CASE's condition, so that no row that fails it is taken, whatever order SQLite
+  // would evaluate the terms of an AND in.
+  const std::string take = "stepstat_take_row(?1, " + JoinColumns(query.columns) + ")";
+  const std::string condition =
+      query.where.empty() ? take : "CASE WHEN " + query.where + " THEN " + take + " ELSE 0 END";
+  ASSIGN_OR_RETURN(SqliteStatement stmt,
+                   db.Prepare("SELECT 1 " + query.from + " WHERE " + condition));
   SortedScan scan(std::move(stmt), order, query.key, window_rows,
                   static_cast<int>(query.columns.size()), db.display_name());
+  scan.batch_ = std::make_unique<IntRowBatch>();
+  scan.batch_->capacity = kStepBatchRows;
+  scan.batch_->rows.reserve(kStepBatchRows);
+  RETURN_IF_ERROR(scan.stmt_.BindRowBatch(1, scan.batch_.get()));
   if (order == ScanOrder::kWindow) scan.heap_.reserve(window_rows + 1);
   return scan;
 }
 
-IntRow SortedScan::CopyRow() const {
-  IntRow row;
-  row.integers = stmt_.Integers(columns_, row.values.data());
-  return row;
+Result<bool> SortedScan::NextRow(IntRow& row) {
+  if (!batch_) {
+    ASSIGN_OR_RETURN(bool has_row, stmt_.Step());
+    if (has_row) row.integers = stmt_.Integers(columns_, row.values.data());
+    return has_row;
+  }
+  if (batch_next_ == batch_->rows.size()) {
+    batch_->rows.clear();
+    batch_next_ = 0;
+    if (!pending_error_.ok()) return pending_error_;
+    // A step returns when the batch is full (a row of `SELECT 1`) or the table is done. An
+    // error (a damaged page) waits behind the rows taken before it, so that a bad row
+    // among them is still the error reported, as when rows were stepped out one by one.
+    while (!statement_done_ && batch_->rows.empty()) {
+      Result<bool> full = stmt_.Step();
+      if (!full.ok()) {
+        pending_error_ = full.status();
+        statement_done_ = true;
+        if (batch_->rows.empty()) return pending_error_;
+        break;
+      }
+      statement_done_ = !*full;
+    }
+    if (batch_->rows.empty()) return false;
+  }
+  row = batch_->rows[batch_next_++];
+  return true;
 }
 
 bool SortedScan::KeyLess(const IntRow& a, const IntRow& b) const {
@@ -116,8 +158,7 @@ Result<bool> SortedScan::Step() {
   if (order_ == ScanOrder::kWindow) {
     ASSIGN_OR_RETURN(have_row, StepWindow());
   } else {
-    ASSIGN_OR_RETURN(have_row, stmt_.Step());
-    if (have_row) current_ = CopyRow();
+    ASSIGN_OR_RETURN(have_row, NextRow(current_));
   }
   if (!have_row) return false;
   // The check found this order; an immutable file that changed since breaks it.
@@ -131,12 +172,13 @@ Result<bool> SortedScan::Step() {
 Result<bool> SortedScan::StepWindow() {
   const auto later = [this](const IntRow& a, const IntRow& b) { return KeyLess(b, a); };
   while (!exhausted_ && heap_.size() <= window_rows_) {
-    ASSIGN_OR_RETURN(bool row, stmt_.Step());
-    if (!row) {
+    IntRow row;
+    ASSIGN_OR_RETURN(bool has_row, NextRow(row));
+    if (!has_row) {
       exhausted_ = true;
       break;
     }
-    heap_.push_back(CopyRow());
+    heap_.push_back(row);
     std::push_heap(heap_.begin(), heap_.end(), later);
   }
   if (heap_.empty()) return false;

@@ -13,6 +13,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,29 +23,19 @@
 
 namespace stepstat::nsys_sqlite {
 
-inline constexpr int kMaxScanColumns = 9;
+inline constexpr int kMaxScanColumns = kMaxRowColumns;
 /// Rows a reorder window holds at most (~80 bytes each).
 inline constexpr size_t kDefaultWindowRows = size_t{1} << 14;
+/// Rows a storage-order read takes out of SQLite per sqlite3_step.
+inline constexpr size_t kStepBatchRows = 256;
 
-/// One row of integer columns copied out of a statement.
-struct IntRow {
-  std::array<int64_t, kMaxScanColumns> values{};
-  uint32_t integers = 0;  ///< bit i set: column i held an integer (not NULL, text or real)
-
-  int64_t Int64(int column) const { return values[column]; }
-  /// As SqliteStatement::OptionalInt64: nullopt for anything but an integer.
-  std::optional<int64_t> OptionalInt64(int column) const {
-    if ((integers >> column & 1U) == 0) return std::nullopt;
-    return values[column];
-  }
-};
-
-/// A SELECT over one table: integer expressions, a FROM (and WHERE) clause, and the columns
+/// A SELECT over one table: integer expressions, a FROM clause, a filter, and the columns
 /// whose values order the rows (ascending, most significant first). The key must be unique
 /// per row (end it with rowid) so that the order is the same whichever way it is produced.
 struct ScanQuery {
   std::vector<std::string> columns;  ///< at most kMaxScanColumns
-  std::string from;                  ///< "FROM <table> [WHERE ...]"
+  std::string from;                  ///< "FROM <table>"
+  std::string where;                 ///< a condition the rows meet; empty: every row
   std::vector<int> key;              ///< indexes into `columns`
 };
 
@@ -81,11 +72,18 @@ class SortedScan {
         columns_(columns),
         display_name_(std::move(display_name)) {}
 
-  IntRow CopyRow() const;
+  /// The next row as the statement yields it (storage order, or SQL's for kSqlSort).
+  Result<bool> NextRow(IntRow& row);
   bool KeyLess(const IntRow& a, const IntRow& b) const;
   Result<bool> StepWindow();
 
   SqliteStatement stmt_;
+  /// Storage-order reads: the rows stepstat_take_row filled, bound to stmt_ (so on the heap:
+  /// a scan moves, the binding must not); null for kSqlSort, which steps rows out one by one.
+  std::unique_ptr<IntRowBatch> batch_;
+  size_t batch_next_ = 0;
+  bool statement_done_ = false;
+  Status pending_error_;  ///< the statement's error, once the rows taken before it are out
   ScanOrder order_;
   std::vector<int> key_;
   size_t window_rows_;
