@@ -279,13 +279,22 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
   const std::string kernel_pid_key = kernels_have_pid ? "IFNULL(globalPid, 0)" : "0";
   std::string call_filter = "nameId IN (" + id_list + ") AND " + correlation + " IS NOT NULL" +
                             (kernels_have_pid ? " AND " + global_tid + " IS NOT NULL" : "");
-  ASSIGN_OR_RETURN(KernelSurvey survey, SurveyKernels(context, kernel_pid_key));
+  // Read as stored: no survey, all processes as one stream in (process, id) order, as nsys
+  // writes an export of one process. A file where that order is too far from the storage
+  // order fails the read, and the caller reads it again checked (SqliteScan).
+  const bool as_stored = context.scan() == SqliteScan::kAsStored;
+  KernelSurvey survey;
+  if (!as_stored) {
+    ASSIGN_OR_RETURN(survey, SurveyKernels(context, kernel_pid_key));
+  }
   std::vector<int64_t>& processes = survey.processes;
   bool one_stream = processes.empty();
   if (one_stream) processes.push_back(0);
   // One process: the survey saw exactly the rows its kernel scan reads, in that order.
   std::optional<ScanOrder> kernel_order;
+  std::optional<ScanOrder> call_order;
   if (processes.size() == 1 && survey.sorted) kernel_order = ScanOrder::kStorage;
+  if (as_stored) kernel_order = call_order = ScanOrder::kAsStored;
   // The windows of all processes together hold what one would.
   const size_t window_rows = std::max<size_t>(kDefaultWindowRows / processes.size(), 1024);
   DeviceNames devices;
@@ -320,7 +329,8 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
         *where += key;
       }
     }
-    ASSIGN_OR_RETURN(SortedScan call_scan, SortedScan::Open(context.db(), calls, window_rows));
+    ASSIGN_OR_RETURN(SortedScan call_scan,
+                     SortedScan::Open(context.db(), calls, window_rows, call_order));
     ASSIGN_OR_RETURN(SortedScan kernel_scan,
                      SortedScan::Open(context.db(), kernels, window_rows, kernel_order));
     joins.emplace_back(context, std::move(call_scan), std::move(kernel_scan), launch_names,

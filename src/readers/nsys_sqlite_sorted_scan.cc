@@ -7,6 +7,8 @@ namespace stepstat::nsys_sqlite {
 namespace {
 
 constexpr size_t kMaxKeyColumns = 4;
+constexpr std::string_view kTooFarOutOfOrder =
+    "rows further out of order than the reorder window: read again, checked first";
 using Key = std::array<int64_t, kMaxKeyColumns>;  // unused places stay 0
 
 std::string JoinColumns(const std::vector<std::string>& columns) {
@@ -75,11 +77,25 @@ Result<ScanOrder> CheckStorageOrder(const SqliteDb& db, const ScanQuery& query,
   return restores ? ScanOrder::kWindow : ScanOrder::kSqlSort;
 }
 
+Status TooFarOutOfOrder(std::string_view display_name) {
+  return ErrorAt(display_name, 0, std::string(kTooFarOutOfOrder));
+}
+
+bool IsTooFarOutOfOrder(const Status& status) {
+  return !status.ok() && status.message().ends_with(kTooFarOutOfOrder);
+}
+
 Result<SortedScan> SortedScan::Open(const SqliteDb& db, const ScanQuery& query, size_t window_rows,
                                     std::optional<ScanOrder> known_order) {
   if (query.columns.size() > static_cast<size_t>(kMaxScanColumns)) {
     return Status::Error("internal error: a scan of more than kMaxScanColumns columns");
   }
+  if (query.key.empty() || query.key.size() > kMaxKeyColumns) {
+    return Status::Error("internal error: a scan key of no or more than four columns");
+  }
+  KeyLess key_less;
+  key_less.size = query.key.size();
+  std::copy(query.key.begin(), query.key.end(), key_less.columns.begin());
   ScanOrder order = ScanOrder::kSqlSort;
   if (known_order) {
     order = *known_order;
@@ -95,7 +111,7 @@ Result<SortedScan> SortedScan::Open(const SqliteDb& db, const ScanQuery& query, 
     ASSIGN_OR_RETURN(SqliteStatement stmt,
                      db.Prepare("SELECT " + JoinColumns(query.columns) + " " + query.from +
                                 WhereClause(query) + " ORDER BY " + positions));
-    return SortedScan(std::move(stmt), order, query.key, window_rows,
+    return SortedScan(std::move(stmt), order, key_less, window_rows,
                       static_cast<int>(query.columns.size()), db.display_name());
   }
   // Storage order: the rows come out a batch per step (stepstat_take_row). The filter is
@@ -106,13 +122,12 @@ Result<SortedScan> SortedScan::Open(const SqliteDb& db, const ScanQuery& query, 
       query.where.empty() ? take : "CASE WHEN " + query.where + " THEN " + take + " ELSE 0 END";
   ASSIGN_OR_RETURN(SqliteStatement stmt,
                    db.Prepare("SELECT 1 " + query.from + " WHERE " + condition));
-  SortedScan scan(std::move(stmt), order, query.key, window_rows,
+  SortedScan scan(std::move(stmt), order, key_less, window_rows,
                   static_cast<int>(query.columns.size()), db.display_name());
   scan.batch_ = std::make_unique<IntRowBatch>();
   scan.batch_->capacity = kStepBatchRows;
   scan.batch_->rows.reserve(kStepBatchRows);
   RETURN_IF_ERROR(scan.stmt_.BindRowBatch(1, scan.batch_.get()));
-  if (order == ScanOrder::kWindow) scan.heap_.reserve(window_rows + 1);
   return scan;
 }
 
@@ -145,24 +160,19 @@ Result<bool> SortedScan::NextRow(IntRow& row) {
   return true;
 }
 
-bool SortedScan::KeyLess(const IntRow& a, const IntRow& b) const {
-  for (int column : key_) {
-    if (a.values[column] != b.values[column]) return a.values[column] < b.values[column];
-  }
-  return false;
-}
-
 Result<bool> SortedScan::Step() {
   IntRow previous = current_;
   bool have_row = false;
-  if (order_ == ScanOrder::kWindow) {
+  if (order_ == ScanOrder::kWindow || order_ == ScanOrder::kAsStored) {
     ASSIGN_OR_RETURN(have_row, StepWindow());
   } else {
     ASSIGN_OR_RETURN(have_row, NextRow(current_));
   }
   if (!have_row) return false;
-  // The check found this order; an immutable file that changed since breaks it.
-  if (order_ != ScanOrder::kSqlSort && have_previous_ && KeyLess(current_, previous)) {
+  // The check found this order; an immutable file that changed since breaks it. Unchecked
+  // (kAsStored), this is where the window turns out too small.
+  if (order_ != ScanOrder::kSqlSort && have_previous_ && key_less_(current_, previous)) {
+    if (order_ == ScanOrder::kAsStored) return TooFarOutOfOrder(display_name_);
     return ErrorAt(display_name_, 0, "the file changed while it was read");
   }
   have_previous_ = true;
@@ -170,21 +180,18 @@ Result<bool> SortedScan::Step() {
 }
 
 Result<bool> SortedScan::StepWindow() {
-  const auto later = [this](const IntRow& a, const IntRow& b) { return KeyLess(b, a); };
-  while (!exhausted_ && heap_.size() <= window_rows_) {
+  while (!exhausted_ && window_.size() <= window_rows_) {
     IntRow row;
     ASSIGN_OR_RETURN(bool has_row, NextRow(row));
     if (!has_row) {
       exhausted_ = true;
       break;
     }
-    heap_.push_back(row);
-    std::push_heap(heap_.begin(), heap_.end(), later);
+    window_.Push(row);
   }
-  if (heap_.empty()) return false;
-  std::pop_heap(heap_.begin(), heap_.end(), later);
-  current_ = heap_.back();
-  heap_.pop_back();
+  if (window_.empty()) return false;
+  current_ = window_.Top();
+  window_.Pop();
   return true;
 }
 

@@ -16,8 +16,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "readers/nearly_sorted_queue.h"
 #include "readers/nsys_sqlite_db.h"
 #include "stepstat/status.h"
 
@@ -44,12 +46,22 @@ enum class ScanOrder {
   kStorage,  ///< the table's own order already was the key's
   kWindow,   ///< storage order through a reorder window
   kSqlSort,  ///< `ORDER BY`: rows too far out of order, or keys that are not integers
+  /// Storage order through a reorder window, not checked first: Step() fails
+  /// (IsTooFarOutOfOrder) at the first row the window cannot put in order. Rows handed out
+  /// before that are in order but may miss rows still to come, so the caller must drop what
+  /// it made of them and read again with the order checked first.
+  kAsStored,
 };
+
+/// The status Step() of a kAsStored scan fails with when the window cannot restore the order.
+Status TooFarOutOfOrder(std::string_view display_name);
+bool IsTooFarOutOfOrder(const Status& status);
 
 class SortedScan {
  public:
   /// Checks the table's order with one pass over the key columns (unless the caller already
-  /// knows it from a pass of its own: `known_order`), then prepares the read. `window_rows`
+  /// knows it from a pass of its own, or wants kAsStored: `known_order`), then prepares the
+  /// read. `window_rows`
   /// bounds the reorder window (and so the memory a scan holds).
   static Result<SortedScan> Open(const SqliteDb& db, const ScanQuery& query,
                                  size_t window_rows = kDefaultWindowRows,
@@ -63,18 +75,31 @@ class SortedScan {
   ScanOrder order() const { return order_; }
 
  private:
-  SortedScan(SqliteStatement stmt, ScanOrder order, std::vector<int> key, size_t window_rows,
+  // Orders rows by the key columns (at most four, most significant first).
+  struct KeyLess {
+    std::array<int, 4> columns{};
+    size_t size = 0;
+    bool operator()(const IntRow& a, const IntRow& b) const {
+      for (size_t i = 0; i < size; ++i) {
+        const int column = columns[i];
+        if (a.values[column] != b.values[column]) return a.values[column] < b.values[column];
+      }
+      return false;
+    }
+  };
+
+  SortedScan(SqliteStatement stmt, ScanOrder order, KeyLess key_less, size_t window_rows,
              int columns, std::string display_name)
       : stmt_(std::move(stmt)),
         order_(order),
-        key_(std::move(key)),
+        key_less_(key_less),
         window_rows_(window_rows),
         columns_(columns),
-        display_name_(std::move(display_name)) {}
+        display_name_(std::move(display_name)),
+        window_(key_less) {}
 
   /// The next row as the statement yields it (storage order, or SQL's for kSqlSort).
   Result<bool> NextRow(IntRow& row);
-  bool KeyLess(const IntRow& a, const IntRow& b) const;
   Result<bool> StepWindow();
 
   SqliteStatement stmt_;
@@ -85,14 +110,15 @@ class SortedScan {
   bool statement_done_ = false;
   Status pending_error_;  ///< the statement's error, once the rows taken before it are out
   ScanOrder order_;
-  std::vector<int> key_;
+  KeyLess key_less_;
   size_t window_rows_;
   int columns_;
   std::string display_name_;
   IntRow current_;
   bool have_previous_ = false;
   bool exhausted_ = false;
-  std::vector<IntRow> heap_;  ///< a min-heap by key (kWindow)
+  /// kWindow, kAsStored: rows read but not yet handed out; in-order rows cost O(1).
+  NearlySortedQueue<IntRow, KeyLess> window_;
 };
 
 /// How `query`'s rows lie in storage order: kStorage when their keys never decrease,
