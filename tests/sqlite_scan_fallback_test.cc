@@ -40,8 +40,10 @@ class NullSink : public TraceSink {
   int64_t rows_ = 0;
 };
 
+// One directory per test: ctest runs the tests of this file at once.
 fs::path TestDir() {
-  fs::path dir = fs::path(::testing::TempDir()) / "stepstat_sqlite_scan_fallback";
+  fs::path dir = fs::path(::testing::TempDir()) / "stepstat_sqlite_scan_fallback" /
+                 ::testing::UnitTest::GetInstance()->current_test_info()->name();
   fs::create_directories(dir);
   return dir;
 }
