@@ -77,10 +77,10 @@ namespace {
 enum class Part { kAll, kGpuSide, kLaunchSide };
 
 Result<ReadReport> ReadPart(const std::filesystem::path& path, std::string_view display_name,
-                            Part part, TraceSink& sink) {
+                            Part part, TraceSink& sink, SqliteScan scan) {
   ASSIGN_OR_RETURN(SqliteDb db, SqliteDb::Open(path, display_name));
   StringPool pool;
-  ExportContext context(db, pool);
+  ExportContext context(db, pool, scan);
   RETURN_IF_ERROR(context.Init());
   if (!context.HasTable("StringIds")) {
     return ErrorAt(display_name, 0,
@@ -128,23 +128,28 @@ Result<ReadReport> ReadPart(const std::filesystem::path& path, std::string_view 
 
 Result<ReadReport> ReadNsysSqlite(const std::filesystem::path& path, std::string_view display_name,
                                   TraceSink& sink) {
-  return nsys_sqlite::ReadPart(path, display_name, nsys_sqlite::Part::kAll, sink);
+  return nsys_sqlite::ReadPart(path, display_name, nsys_sqlite::Part::kAll, sink,
+                               SqliteScan::kChecked);
 }
 
 // The side readers are entry points of their own (not reached through ReadInput), so they
 // finish the sink as TraceSink's contract says: once, after a whole read.
 Result<ReadReport> ReadNsysSqliteGpuSide(const std::filesystem::path& path,
-                                         std::string_view display_name, TraceSink& sink) {
-  ASSIGN_OR_RETURN(ReadReport report,
-                   nsys_sqlite::ReadPart(path, display_name, nsys_sqlite::Part::kGpuSide, sink));
+                                         std::string_view display_name, TraceSink& sink,
+                                         SqliteScan scan) {
+  ASSIGN_OR_RETURN(
+      ReadReport report,
+      nsys_sqlite::ReadPart(path, display_name, nsys_sqlite::Part::kGpuSide, sink, scan));
   RETURN_IF_ERROR(sink.OnFinish());
   return report;
 }
 
 Result<ReadReport> ReadNsysSqliteLaunchSide(const std::filesystem::path& path,
-                                            std::string_view display_name, TraceSink& sink) {
-  ASSIGN_OR_RETURN(ReadReport report,
-                   nsys_sqlite::ReadPart(path, display_name, nsys_sqlite::Part::kLaunchSide, sink));
+                                            std::string_view display_name, TraceSink& sink,
+                                            SqliteScan scan) {
+  ASSIGN_OR_RETURN(
+      ReadReport report,
+      nsys_sqlite::ReadPart(path, display_name, nsys_sqlite::Part::kLaunchSide, sink, scan));
   RETURN_IF_ERROR(sink.OnFinish());
   return report;
 }

@@ -12,6 +12,20 @@
 
 namespace stepstat {
 
+/// How the reader puts a table in the order it needs. Either way the rows a successful read
+/// hands on are the same, in the same order.
+enum class SqliteScan {
+  /// One pass over each table's key columns first says whether it is stored in order, a
+  /// few rows out (a reorder window) or further (SQL's ORDER BY); then the read.
+  kChecked,
+  /// No pass first: each table is read as stored through the reorder window, its order
+  /// checked while reading. A table further out of order fails the read midway, after rows
+  /// went to the sink (in order, but maybe missing some): the caller drops what the read
+  /// made and reads again with kChecked, which also reports whatever error the file has
+  /// exactly as it always did. One walk of each table less where nsys wrote them in order.
+  kAsStored,
+};
+
 /// Reads GPU ops (sorted by start) then launch calls (sorted by API start) into `sink`.
 /// The database is opened read-only and immutable. GpuOp::line and LaunchCall::line carry the
 /// row's rowid in its table. Memory: one small record per kernel (for the launch join).
@@ -22,7 +36,8 @@ Result<ReadReport> ReadNsysSqlite(const std::filesystem::path& path, std::string
 /// records of the launch join: for a caller that reads the launch half on another thread.
 /// Memory does not grow with the trace.
 Result<ReadReport> ReadNsysSqliteGpuSide(const std::filesystem::path& path,
-                                         std::string_view display_name, TraceSink& sink);
+                                         std::string_view display_name, TraceSink& sink,
+                                         SqliteScan scan = SqliteScan::kChecked);
 
 /// The launch half of ReadNsysSqlite on its own connection: the same joined launch calls
 /// (one per launched kernel) in API start order, merge-joined in correlation-id order per
@@ -30,7 +45,8 @@ Result<ReadReport> ReadNsysSqliteGpuSide(const std::filesystem::path& path,
 /// far from their start order reach `sink` out of order (a sorted-input sink then says so).
 /// ReadReport::rows counts the joinable launch calls read.
 Result<ReadReport> ReadNsysSqliteLaunchSide(const std::filesystem::path& path,
-                                            std::string_view display_name, TraceSink& sink);
+                                            std::string_view display_name, TraceSink& sink,
+                                            SqliteScan scan = SqliteScan::kChecked);
 
 /// How many distinct devices and processes the first `rows` kernels of the export ran on
 /// (0 for a column the export lacks): a bounded look, for saying that a file holds several.

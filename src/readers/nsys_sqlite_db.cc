@@ -80,6 +80,27 @@ void KeyOrderFinal(sqlite3_context* context) {
   sqlite3_result_int(context, state == nullptr ? 0 : state->verdict);
 }
 
+// stepstat_take_row(?batch, c1, ..., cn): see SqliteDb::Open. A pointer binding
+// (sqlite3_bind_pointer) cannot be forged from SQL text, so only our own statements have one.
+constexpr char kRowBatchType[] = "stepstat_int_row_batch";
+
+void TakeRow(sqlite3_context* context, int argc, sqlite3_value** argv) {
+  auto* batch = argc >= 1 ? static_cast<IntRowBatch*>(sqlite3_value_pointer(argv[0], kRowBatchType))
+                          : nullptr;
+  if (batch == nullptr || argc - 1 > kMaxRowColumns) {
+    sqlite3_result_error(context, "stepstat_take_row: no row batch bound, or too many columns", -1);
+    return;
+  }
+  IntRow& row = batch->rows.emplace_back();
+  for (int i = 1; i < argc; ++i) {
+    if (sqlite3_value_type(argv[i]) == SQLITE_INTEGER) {
+      row.values[i - 1] = sqlite3_value_int64(argv[i]);
+      row.integers |= 1U << (i - 1);
+    }
+  }
+  sqlite3_result_int(context, batch->rows.size() >= batch->capacity ? 1 : 0);
+}
+
 Status NotADatabase(std::string_view display_name) {
   return ErrorAt(display_name, 0, "not an SQLite database, so not an nsys SQLite export");
 }
@@ -109,8 +130,12 @@ Result<SqliteDb> SqliteDb::Open(const std::filesystem::path& path, std::string_v
     return ErrorAt(display_name, 0, what);
   }
   sqlite3_extended_result_codes(db, 1);
+  // stepstat_take_row has a side effect, so it is not SQLITE_DETERMINISTIC: SQLite must call
+  // it once per row it is written for.
   if (sqlite3_create_function(db, "stepstat_key_order", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-                              nullptr, nullptr, KeyOrderStep, KeyOrderFinal) != SQLITE_OK) {
+                              nullptr, nullptr, KeyOrderStep, KeyOrderFinal) != SQLITE_OK ||
+      sqlite3_create_function(db, "stepstat_take_row", -1, SQLITE_UTF8 | SQLITE_DIRECTONLY, nullptr,
+                              TakeRow, nullptr, nullptr) != SQLITE_OK) {
     Status status = SqliteError(db, display_name, "registering a function");
     sqlite3_close(db);
     return status;
@@ -201,6 +226,12 @@ Result<bool> SqliteStatement::Step() {
 
 Status SqliteStatement::BindInt64(int index_from_1, int64_t value) {
   if (sqlite3_bind_int64(stmt_, index_from_1, value) != SQLITE_OK)
+    return SqliteError(db_, display_name_, "binding");
+  return Status::Ok();
+}
+
+Status SqliteStatement::BindRowBatch(int index_from_1, IntRowBatch* batch) {
+  if (sqlite3_bind_pointer(stmt_, index_from_1, batch, kRowBatchType, nullptr) != SQLITE_OK)
     return SqliteError(db_, display_name_, "binding");
   return Status::Ok();
 }

@@ -115,7 +115,10 @@ Result<std::optional<Cursor>> OpenCursor(ExportContext& context, std::string tab
                    extra2};
   query.from = "FROM " + table;
   query.key = {kStart, kRowId};  // ORDER BY start, rowid
-  ASSIGN_OR_RETURN(SortedScan scan, SortedScan::Open(context.db(), query));
+  std::optional<ScanOrder> known_order;
+  if (context.scan() == SqliteScan::kAsStored) known_order = ScanOrder::kAsStored;
+  ASSIGN_OR_RETURN(SortedScan scan,
+                   SortedScan::Open(context.db(), query, kDefaultWindowRows, known_order));
   Cursor cursor;
   cursor.table = std::move(table);
   cursor.kind = kind;

@@ -9,6 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "readers/nsys_sqlite.h"
 #include "readers/nsys_sqlite_db.h"
 #include "stepstat/status.h"
 #include "stepstat/trace.h"
@@ -23,12 +24,14 @@ inline constexpr uint64_t kGlobalPidMask = 0xFFFFFFFFFF000000ULL;
 /// Tables of the export and a cached StringIds lookup (by primary key, so one B-tree probe).
 class ExportContext {
  public:
-  ExportContext(const SqliteDb& db, StringPool& pool) : db_(db), pool_(pool) {}
+  ExportContext(const SqliteDb& db, StringPool& pool, SqliteScan scan = SqliteScan::kChecked)
+      : db_(db), pool_(pool), scan_(scan) {}
 
   Status Init();
   bool HasTable(std::string_view table) const { return tables_.contains(std::string(table)); }
   const SqliteDb& db() const { return db_; }
   StringPool& pool() { return pool_; }
+  SqliteScan scan() const { return scan_; }
   std::string_view display_name() const { return db_.display_name(); }
 
   /// The StringIds value for `id`, interned; nullopt when the id is not there.
@@ -40,6 +43,7 @@ class ExportContext {
  private:
   const SqliteDb& db_;
   StringPool& pool_;
+  SqliteScan scan_;
   std::unordered_set<std::string> tables_;
   std::optional<SqliteStatement> string_lookup_;
   std::unordered_map<int64_t, NameId> string_cache_;

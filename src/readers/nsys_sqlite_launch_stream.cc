@@ -277,16 +277,24 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
           ? "(" + global_tid + " & " + std::to_string(static_cast<int64_t>(kGlobalPidMask)) + ")"
           : std::string("0");
   const std::string kernel_pid_key = kernels_have_pid ? "IFNULL(globalPid, 0)" : "0";
-  std::string call_filter = " WHERE nameId IN (" + id_list + ") AND " + correlation +
-                            " IS NOT NULL" +
+  std::string call_filter = "nameId IN (" + id_list + ") AND " + correlation + " IS NOT NULL" +
                             (kernels_have_pid ? " AND " + global_tid + " IS NOT NULL" : "");
-  ASSIGN_OR_RETURN(KernelSurvey survey, SurveyKernels(context, kernel_pid_key));
+  // Read as stored: no survey, all processes as one stream in (process, id) order, as nsys
+  // writes an export of one process. A file where that order is too far from the storage
+  // order fails the read, and the caller reads it again checked (SqliteScan).
+  const bool as_stored = context.scan() == SqliteScan::kAsStored;
+  KernelSurvey survey;
+  if (!as_stored) {
+    ASSIGN_OR_RETURN(survey, SurveyKernels(context, kernel_pid_key));
+  }
   std::vector<int64_t>& processes = survey.processes;
   bool one_stream = processes.empty();
   if (one_stream) processes.push_back(0);
   // One process: the survey saw exactly the rows its kernel scan reads, in that order.
   std::optional<ScanOrder> kernel_order;
+  std::optional<ScanOrder> call_order;
   if (processes.size() == 1 && survey.sorted) kernel_order = ScanOrder::kStorage;
+  if (as_stored) kernel_order = call_order = ScanOrder::kAsStored;
   // The windows of all processes together hold what one would.
   const size_t window_rows = std::max<size_t>(kDefaultWindowRows / processes.size(), 1024);
   DeviceNames devices;
@@ -296,9 +304,8 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
   for (int64_t process : processes) {
     ScanQuery calls;
     calls.columns = {"rowid", "start", "end", global_tid, correlation, "nameId", call_pid_key};
-    calls.from = "FROM ";
-    calls.from += table;
-    calls.from += call_filter;
+    calls.from = "FROM " + table;
+    calls.where = call_filter;
     calls.key = {6, 4, 1, 0};  // process, correlation id, start, rowid
     ScanQuery kernels;
     kernels.columns = {"rowid",
@@ -309,19 +316,21 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
                        ColumnOrNull(kernel_columns, "shortName"),
                        kernel_pid_key,
                        ColumnOrNull(kernel_columns, "deviceId")};
-    kernels.from = "FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE correlationId IS NOT NULL";
+    kernels.from = "FROM CUPTI_ACTIVITY_KIND_KERNEL";
+    kernels.where = "correlationId IS NOT NULL";
     kernels.key = {6, 1, 2, 0};  // process, correlation id, start, rowid
     if (!one_stream && kernels_have_pid) {
       const std::string key = std::to_string(process);
-      for (auto [from, pid_key] :
-           {std::pair{&calls.from, &call_pid_key}, std::pair{&kernels.from, &kernel_pid_key}}) {
-        *from += " AND ";
-        *from += *pid_key;
-        *from += " = ";
-        *from += key;
+      for (auto [where, pid_key] :
+           {std::pair{&calls.where, &call_pid_key}, std::pair{&kernels.where, &kernel_pid_key}}) {
+        *where += " AND ";
+        *where += *pid_key;
+        *where += " = ";
+        *where += key;
       }
     }
-    ASSIGN_OR_RETURN(SortedScan call_scan, SortedScan::Open(context.db(), calls, window_rows));
+    ASSIGN_OR_RETURN(SortedScan call_scan,
+                     SortedScan::Open(context.db(), calls, window_rows, call_order));
     ASSIGN_OR_RETURN(SortedScan kernel_scan,
                      SortedScan::Open(context.db(), kernels, window_rows, kernel_order));
     joins.emplace_back(context, std::move(call_scan), std::move(kernel_scan), launch_names,

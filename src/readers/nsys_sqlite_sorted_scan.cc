@@ -7,6 +7,8 @@ namespace stepstat::nsys_sqlite {
 namespace {
 
 constexpr size_t kMaxKeyColumns = 4;
+constexpr std::string_view kTooFarOutOfOrder =
+    "rows further out of order than the reorder window: read again, checked first";
 using Key = std::array<int64_t, kMaxKeyColumns>;  // unused places stay 0
 
 std::string JoinColumns(const std::vector<std::string>& columns) {
@@ -16,6 +18,10 @@ std::string JoinColumns(const std::vector<std::string>& columns) {
     list += column;
   }
   return list;
+}
+
+std::string WhereClause(const ScanQuery& query) {
+  return query.where.empty() ? std::string() : " WHERE " + query.where;
 }
 
 // Heap simulation over the keys alone: does a min-heap of `window_rows` rows pop them in
@@ -58,16 +64,25 @@ Result<ScanOrder> CheckStorageOrder(const SqliteDb& db, const ScanQuery& query,
   if (key_size == 0 || key_size > kMaxKeyColumns) return ScanOrder::kSqlSort;
   std::vector<std::string> key_columns;
   for (int column : query.key) key_columns.push_back(query.columns.at(column));
-  ASSIGN_OR_RETURN(SqliteStatement check, db.Prepare("SELECT stepstat_key_order(" +
-                                                     JoinColumns(key_columns) + ") " + query.from));
+  ASSIGN_OR_RETURN(SqliteStatement check,
+                   db.Prepare("SELECT stepstat_key_order(" + JoinColumns(key_columns) + ") " +
+                              query.from + WhereClause(query)));
   ASSIGN_OR_RETURN(bool row, check.Step());
   const int64_t verdict = row ? check.Int64(0) : 0;
   if (verdict == 0) return ScanOrder::kStorage;
   if (verdict != 1 || window_rows == 0) return ScanOrder::kSqlSort;
-  ASSIGN_OR_RETURN(SqliteStatement stmt,
-                   db.Prepare("SELECT " + JoinColumns(key_columns) + " " + query.from));
+  ASSIGN_OR_RETURN(SqliteStatement stmt, db.Prepare("SELECT " + JoinColumns(key_columns) + " " +
+                                                    query.from + WhereClause(query)));
   ASSIGN_OR_RETURN(bool restores, WindowRestoresOrder(stmt, key_size, window_rows));
   return restores ? ScanOrder::kWindow : ScanOrder::kSqlSort;
+}
+
+Status TooFarOutOfOrder(std::string_view display_name) {
+  return ErrorAt(display_name, 0, std::string(kTooFarOutOfOrder));
+}
+
+bool IsTooFarOutOfOrder(const Status& status) {
+  return !status.ok() && status.message().ends_with(kTooFarOutOfOrder);
 }
 
 Result<SortedScan> SortedScan::Open(const SqliteDb& db, const ScanQuery& query, size_t window_rows,
@@ -75,53 +90,89 @@ Result<SortedScan> SortedScan::Open(const SqliteDb& db, const ScanQuery& query, 
   if (query.columns.size() > static_cast<size_t>(kMaxScanColumns)) {
     return Status::Error("internal error: a scan of more than kMaxScanColumns columns");
   }
+  if (query.key.empty() || query.key.size() > kMaxKeyColumns) {
+    return Status::Error("internal error: a scan key of no or more than four columns");
+  }
+  KeyLess key_less;
+  key_less.size = query.key.size();
+  std::copy(query.key.begin(), query.key.end(), key_less.columns.begin());
   ScanOrder order = ScanOrder::kSqlSort;
   if (known_order) {
     order = *known_order;
   } else {
     ASSIGN_OR_RETURN(order, CheckStorageOrder(db, query, window_rows));
   }
-  std::string sql = "SELECT " + JoinColumns(query.columns) + " " + query.from;
   if (order == ScanOrder::kSqlSort) {
     std::string positions;
     for (int column : query.key) {
       if (!positions.empty()) positions += ", ";
       positions += std::to_string(column + 1);
     }
-    sql += " ORDER BY " + positions;
+    ASSIGN_OR_RETURN(SqliteStatement stmt,
+                     db.Prepare("SELECT " + JoinColumns(query.columns) + " " + query.from +
+                                WhereClause(query) + " ORDER BY " + positions));
+    return SortedScan(std::move(stmt), order, key_less, window_rows,
+                      static_cast<int>(query.columns.size()), db.display_name());
   }
-  ASSIGN_OR_RETURN(SqliteStatement stmt, db.Prepare(sql));
-  SortedScan scan(std::move(stmt), order, query.key, window_rows,
+  // Storage order: the rows come out a batch per step (stepstat_take_row). The filter is
+  // the CASE's condition, so that no row that fails it is taken, whatever order SQLite
+  // would evaluate the terms of an AND in.
+  const std::string take = "stepstat_take_row(?1, " + JoinColumns(query.columns) + ")";
+  const std::string condition =
+      query.where.empty() ? take : "CASE WHEN " + query.where + " THEN " + take + " ELSE 0 END";
+  ASSIGN_OR_RETURN(SqliteStatement stmt,
+                   db.Prepare("SELECT 1 " + query.from + " WHERE " + condition));
+  SortedScan scan(std::move(stmt), order, key_less, window_rows,
                   static_cast<int>(query.columns.size()), db.display_name());
-  if (order == ScanOrder::kWindow) scan.heap_.reserve(window_rows + 1);
+  scan.batch_ = std::make_unique<IntRowBatch>();
+  scan.batch_->capacity = kStepBatchRows;
+  scan.batch_->rows.reserve(kStepBatchRows);
+  RETURN_IF_ERROR(scan.stmt_.BindRowBatch(1, scan.batch_.get()));
   return scan;
 }
 
-IntRow SortedScan::CopyRow() const {
-  IntRow row;
-  row.integers = stmt_.Integers(columns_, row.values.data());
-  return row;
-}
-
-bool SortedScan::KeyLess(const IntRow& a, const IntRow& b) const {
-  for (int column : key_) {
-    if (a.values[column] != b.values[column]) return a.values[column] < b.values[column];
+Result<bool> SortedScan::NextRow(IntRow& row) {
+  if (!batch_) {
+    ASSIGN_OR_RETURN(bool has_row, stmt_.Step());
+    if (has_row) row.integers = stmt_.Integers(columns_, row.values.data());
+    return has_row;
   }
-  return false;
+  if (batch_next_ == batch_->rows.size()) {
+    batch_->rows.clear();
+    batch_next_ = 0;
+    if (!pending_error_.ok()) return pending_error_;
+    // A step returns when the batch is full (a row of `SELECT 1`) or the table is done. An
+    // error (a damaged page) waits behind the rows taken before it, so that a bad row
+    // among them is still the error reported, as when rows were stepped out one by one.
+    while (!statement_done_ && batch_->rows.empty()) {
+      Result<bool> full = stmt_.Step();
+      if (!full.ok()) {
+        pending_error_ = full.status();
+        statement_done_ = true;
+        if (batch_->rows.empty()) return pending_error_;
+        break;
+      }
+      statement_done_ = !*full;
+    }
+    if (batch_->rows.empty()) return false;
+  }
+  row = batch_->rows[batch_next_++];
+  return true;
 }
 
 Result<bool> SortedScan::Step() {
   IntRow previous = current_;
   bool have_row = false;
-  if (order_ == ScanOrder::kWindow) {
+  if (order_ == ScanOrder::kWindow || order_ == ScanOrder::kAsStored) {
     ASSIGN_OR_RETURN(have_row, StepWindow());
   } else {
-    ASSIGN_OR_RETURN(have_row, stmt_.Step());
-    if (have_row) current_ = CopyRow();
+    ASSIGN_OR_RETURN(have_row, NextRow(current_));
   }
   if (!have_row) return false;
-  // The check found this order; an immutable file that changed since breaks it.
-  if (order_ != ScanOrder::kSqlSort && have_previous_ && KeyLess(current_, previous)) {
+  // The check found this order; an immutable file that changed since breaks it. Unchecked
+  // (kAsStored), this is where the window turns out too small.
+  if (order_ != ScanOrder::kSqlSort && have_previous_ && key_less_(current_, previous)) {
+    if (order_ == ScanOrder::kAsStored) return TooFarOutOfOrder(display_name_);
     return ErrorAt(display_name_, 0, "the file changed while it was read");
   }
   have_previous_ = true;
@@ -129,20 +180,18 @@ Result<bool> SortedScan::Step() {
 }
 
 Result<bool> SortedScan::StepWindow() {
-  const auto later = [this](const IntRow& a, const IntRow& b) { return KeyLess(b, a); };
-  while (!exhausted_ && heap_.size() <= window_rows_) {
-    ASSIGN_OR_RETURN(bool row, stmt_.Step());
-    if (!row) {
+  while (!exhausted_ && window_.size() <= window_rows_) {
+    IntRow row;
+    ASSIGN_OR_RETURN(bool has_row, NextRow(row));
+    if (!has_row) {
       exhausted_ = true;
       break;
     }
-    heap_.push_back(CopyRow());
-    std::push_heap(heap_.begin(), heap_.end(), later);
+    window_.Push(row);
   }
-  if (heap_.empty()) return false;
-  std::pop_heap(heap_.begin(), heap_.end(), later);
-  current_ = heap_.back();
-  heap_.pop_back();
+  if (window_.empty()) return false;
+  current_ = window_.Top();
+  window_.Pop();
   return true;
 }
 

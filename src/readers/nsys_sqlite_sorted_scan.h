@@ -13,38 +13,31 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "readers/nearly_sorted_queue.h"
 #include "readers/nsys_sqlite_db.h"
 #include "stepstat/status.h"
 
 namespace stepstat::nsys_sqlite {
 
-inline constexpr int kMaxScanColumns = 9;
+inline constexpr int kMaxScanColumns = kMaxRowColumns;
 /// Rows a reorder window holds at most (~80 bytes each).
 inline constexpr size_t kDefaultWindowRows = size_t{1} << 14;
+/// Rows a storage-order read takes out of SQLite per sqlite3_step.
+inline constexpr size_t kStepBatchRows = 256;
 
-/// One row of integer columns copied out of a statement.
-struct IntRow {
-  std::array<int64_t, kMaxScanColumns> values{};
-  uint32_t integers = 0;  ///< bit i set: column i held an integer (not NULL, text or real)
-
-  int64_t Int64(int column) const { return values[column]; }
-  /// As SqliteStatement::OptionalInt64: nullopt for anything but an integer.
-  std::optional<int64_t> OptionalInt64(int column) const {
-    if ((integers >> column & 1U) == 0) return std::nullopt;
-    return values[column];
-  }
-};
-
-/// A SELECT over one table: integer expressions, a FROM (and WHERE) clause, and the columns
+/// A SELECT over one table: integer expressions, a FROM clause, a filter, and the columns
 /// whose values order the rows (ascending, most significant first). The key must be unique
 /// per row (end it with rowid) so that the order is the same whichever way it is produced.
 struct ScanQuery {
   std::vector<std::string> columns;  ///< at most kMaxScanColumns
-  std::string from;                  ///< "FROM <table> [WHERE ...]"
+  std::string from;                  ///< "FROM <table>"
+  std::string where;                 ///< a condition the rows meet; empty: every row
   std::vector<int> key;              ///< indexes into `columns`
 };
 
@@ -53,12 +46,22 @@ enum class ScanOrder {
   kStorage,  ///< the table's own order already was the key's
   kWindow,   ///< storage order through a reorder window
   kSqlSort,  ///< `ORDER BY`: rows too far out of order, or keys that are not integers
+  /// Storage order through a reorder window, not checked first: Step() fails
+  /// (IsTooFarOutOfOrder) at the first row the window cannot put in order. Rows handed out
+  /// before that are in order but may miss rows still to come, so the caller must drop what
+  /// it made of them and read again with the order checked first.
+  kAsStored,
 };
+
+/// The status Step() of a kAsStored scan fails with when the window cannot restore the order.
+Status TooFarOutOfOrder(std::string_view display_name);
+bool IsTooFarOutOfOrder(const Status& status);
 
 class SortedScan {
  public:
   /// Checks the table's order with one pass over the key columns (unless the caller already
-  /// knows it from a pass of its own: `known_order`), then prepares the read. `window_rows`
+  /// knows it from a pass of its own, or wants kAsStored: `known_order`), then prepares the
+  /// read. `window_rows`
   /// bounds the reorder window (and so the memory a scan holds).
   static Result<SortedScan> Open(const SqliteDb& db, const ScanQuery& query,
                                  size_t window_rows = kDefaultWindowRows,
@@ -72,29 +75,50 @@ class SortedScan {
   ScanOrder order() const { return order_; }
 
  private:
-  SortedScan(SqliteStatement stmt, ScanOrder order, std::vector<int> key, size_t window_rows,
+  // Orders rows by the key columns (at most four, most significant first).
+  struct KeyLess {
+    std::array<int, 4> columns{};
+    size_t size = 0;
+    bool operator()(const IntRow& a, const IntRow& b) const {
+      for (size_t i = 0; i < size; ++i) {
+        const int column = columns[i];
+        if (a.values[column] != b.values[column]) return a.values[column] < b.values[column];
+      }
+      return false;
+    }
+  };
+
+  SortedScan(SqliteStatement stmt, ScanOrder order, KeyLess key_less, size_t window_rows,
              int columns, std::string display_name)
       : stmt_(std::move(stmt)),
         order_(order),
-        key_(std::move(key)),
+        key_less_(key_less),
         window_rows_(window_rows),
         columns_(columns),
-        display_name_(std::move(display_name)) {}
+        display_name_(std::move(display_name)),
+        window_(key_less) {}
 
-  IntRow CopyRow() const;
-  bool KeyLess(const IntRow& a, const IntRow& b) const;
+  /// The next row as the statement yields it (storage order, or SQL's for kSqlSort).
+  Result<bool> NextRow(IntRow& row);
   Result<bool> StepWindow();
 
   SqliteStatement stmt_;
+  /// Storage-order reads: the rows stepstat_take_row filled, bound to stmt_ (so on the heap:
+  /// a scan moves, the binding must not); null for kSqlSort, which steps rows out one by one.
+  std::unique_ptr<IntRowBatch> batch_;
+  size_t batch_next_ = 0;
+  bool statement_done_ = false;
+  Status pending_error_;  ///< the statement's error, once the rows taken before it are out
   ScanOrder order_;
-  std::vector<int> key_;
+  KeyLess key_less_;
   size_t window_rows_;
   int columns_;
   std::string display_name_;
   IntRow current_;
   bool have_previous_ = false;
   bool exhausted_ = false;
-  std::vector<IntRow> heap_;  ///< a min-heap by key (kWindow)
+  /// kWindow, kAsStored: rows read but not yet handed out; in-order rows cost O(1).
+  NearlySortedQueue<IntRow, KeyLess> window_;
 };
 
 /// How `query`'s rows lie in storage order: kStorage when their keys never decrease,

@@ -235,13 +235,15 @@ CallKey(const testing_support::CollectedCall& c) {
 }
 
 // The GPU half gives the whole reader's ops and ranges, the launch half its calls, sorted
-// by API start.
-void ExpectHalvesMatchTheWholeReader(const fs::path& path) {
+// by API start; read checked first, or as stored (every table here fits the reorder window,
+// so as stored never has to fall back).
+void ExpectHalvesMatchTheWholeReader(const fs::path& path, SqliteScan scan) {
+  SCOPED_TRACE(scan == SqliteScan::kChecked ? "checked" : "as stored");
   CollectingSink whole, gpu, launches;
   ASSERT_TRUE(ReadNsysSqlite(path, "x.sqlite", whole).ok());
-  Result<ReadReport> gpu_report = ReadNsysSqliteGpuSide(path, "x.sqlite", gpu);
+  Result<ReadReport> gpu_report = ReadNsysSqliteGpuSide(path, "x.sqlite", gpu, scan);
   ASSERT_TRUE(gpu_report.ok()) << gpu_report.status().message();
-  Result<ReadReport> launch_report = ReadNsysSqliteLaunchSide(path, "x.sqlite", launches);
+  Result<ReadReport> launch_report = ReadNsysSqliteLaunchSide(path, "x.sqlite", launches, scan);
   ASSERT_TRUE(launch_report.ok()) << launch_report.status().message();
   EXPECT_TRUE(gpu.calls().empty());
   EXPECT_TRUE(launches.ops().empty());
@@ -266,6 +268,11 @@ void ExpectHalvesMatchTheWholeReader(const fs::path& path) {
   std::sort(expected.begin(), expected.end());
   std::sort(got.begin(), got.end());
   EXPECT_EQ(got, expected);
+}
+
+void ExpectHalvesMatchTheWholeReader(const fs::path& path) {
+  ExpectHalvesMatchTheWholeReader(path, SqliteScan::kChecked);
+  ExpectHalvesMatchTheWholeReader(path, SqliteScan::kAsStored);
 }
 
 TEST_P(RealSqlite, HalvesReadApartMatchTheWholeReader) { ExpectHalvesMatchTheWholeReader(path_); }

@@ -33,11 +33,13 @@ namespace {
 // What of a file one side reads.
 enum class Part { kWhole, kSqliteGpuHalf, kSqliteLaunchHalf };
 
-Result<ReadReport> ReadPart(const TraceInput& input, Part part, TraceSink& sink) {
+Result<ReadReport> ReadPart(const TraceInput& input, Part part, TraceSink& sink,
+                            SqliteScan scan = SqliteScan::kChecked) {
   switch (part) {
-    case Part::kSqliteGpuHalf: return ReadNsysSqliteGpuSide(input.path, input.display_name, sink);
+    case Part::kSqliteGpuHalf:
+      return ReadNsysSqliteGpuSide(input.path, input.display_name, sink, scan);
     case Part::kSqliteLaunchHalf:
-      return ReadNsysSqliteLaunchSide(input.path, input.display_name, sink);
+      return ReadNsysSqliteLaunchSide(input.path, input.display_name, sink, scan);
     case Part::kWhole: break;
   }
   return ReadInput(input, sink);
@@ -57,7 +59,7 @@ struct SideResult {
 // which closes their meter sides on every path. A null producer means "not this side".
 // `hold`: the run found the input out of start order, so the sinks hold and sort. `device`:
 // when not empty, only that device's operations and launches reach the sinks.
-Status ReadSide(const TraceInput& input, Part part, const std::string& device,
+Status ReadSide(const TraceInput& input, Part part, SqliteScan scan, const std::string& device,
                 const Classifier& classifier, bool hold,
                 std::optional<OverlapMeter::Producer> kernels,
                 std::optional<OverlapMeter::Producer> launches, bool details,
@@ -79,7 +81,7 @@ Status ReadSide(const TraceInput& input, Part part, const std::string& device,
   TraceSink& sink = gpu && input.kind == InputKind::kNsysKernExecTraceCsv
                         ? static_cast<TraceSink&>(launched_kernels)
                         : static_cast<TraceSink&>(in_order);
-  Result<ReadReport> read = ReadPart(input, part, sink);
+  Result<ReadReport> read = ReadPart(input, part, sink, scan);
   out.order_break = in_order.broke();
   RETURN_IF_ERROR(read.status());  // the read finished the sinks (TraceSink's contract)
   out.report = read.value();
@@ -109,16 +111,20 @@ std::vector<KernelDetails> KernelTotalsOf(const GpuTotals& gpu) {
   return kernels;
 }
 
-// One pass; `details` and `kernel_totals` are null when not asked for.
+// One thread reading both halves of an SQLite export would hold all of one side in the
+// meter (and a record per kernel for the join): read the halves on two threads instead.
+// --details keeps the one-thread read, whose per-input report it prints.
+bool SplitsSqlite(const SummaryInputs& inputs, const Details* details) {
+  return !inputs.launches && inputs.gpu.kind == InputKind::kNsysSqlite && details == nullptr;
+}
+
+// One pass; `details` and `kernel_totals` are null when not asked for. `scan`: how the
+// halves of a split SQLite export are read.
 Result<StepStats> RunPass(const SummaryInputs& inputs, const Policy& policy,
                           const Classifier& classifier, StartOrder& order, bool hold,
-                          Details* details, const PipelineLimits& limits,
+                          Details* details, const PipelineLimits& limits, SqliteScan scan,
                           std::vector<KernelDetails>* kernel_totals) {
-  // One thread reading both halves of an SQLite export would hold all of one side in the
-  // meter (and a record per kernel for the join): read the halves on two threads instead.
-  // --details keeps the one-thread read, whose per-input report it prints.
-  const bool split_sqlite =
-      !inputs.launches && inputs.gpu.kind == InputKind::kNsysSqlite && details == nullptr;
+  const bool split_sqlite = SplitsSqlite(inputs, details);
   const TraceInput* launch_input = split_sqlite      ? &inputs.gpu
                                    : inputs.launches ? &*inputs.launches
                                                      : nullptr;
@@ -148,20 +154,21 @@ Result<StepStats> RunPass(const SummaryInputs& inputs, const Policy& policy,
     // Each producer moves into its side's sinks on that side's thread.
     SideStatuses statuses = ReadBothSides(
         [&] {
-          return ReadSide(inputs.gpu, split_sqlite ? Part::kSqliteGpuHalf : Part::kWhole,
+          return ReadSide(inputs.gpu, split_sqlite ? Part::kSqliteGpuHalf : Part::kWhole, scan,
                           inputs.device, classifier, hold, std::move(kernels), std::nullopt,
                           want_details, shared, gpu_side);
         },
         [&] {
           return ReadSide(*launch_input, split_sqlite ? Part::kSqliteLaunchHalf : Part::kWhole,
-                          inputs.device, classifier, hold, std::nullopt, std::move(launches),
+                          scan, inputs.device, classifier, hold, std::nullopt, std::move(launches),
                           want_details, shared, launch_side);
         },
         [&meter] { meter.Abort(); });
     failure = FirstFailure(statuses);
   } else {  // one thread, unbounded meter: it feeds both sides
-    failure = ReadSide(inputs.gpu, Part::kWhole, inputs.device, classifier, hold,
-                       std::move(kernels), std::move(launches), want_details, shared, gpu_side);
+    failure =
+        ReadSide(inputs.gpu, Part::kWhole, SqliteScan::kChecked, inputs.device, classifier, hold,
+                 std::move(kernels), std::move(launches), want_details, shared, gpu_side);
   }
   order.Learn(gpu_side.order_break);
   order.Learn(launch_side.order_break);
@@ -238,8 +245,23 @@ Result<StepStats> SummarizeWith(const SummaryInputs& inputs, const Policy& polic
                                 std::vector<KernelDetails>* kernel_totals) {
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
   StartOrder order;
-  return RunInStartOrder<Result<StepStats>>(order, [&](bool hold) {
-    return RunPass(inputs, policy, classifier, order, hold, details, limits, kernel_totals);
+  return RunInStartOrder<Result<StepStats>>(order, [&](bool hold) -> Result<StepStats> {
+    if (SplitsSqlite(inputs, details)) {
+      // The halves read as stored first (one walk of each table less). Whatever stops that
+      // pass, whether a table too far out of order for the reorder window or an error in the
+      // file, the pass is run again checked, so that the answer and the error are exactly
+      // those of a checked read; the first pass leaves no trace (its own StartOrder, its own
+      // sinks, nothing printed; the rerun overwrites kernel_totals).
+      StartOrder as_stored_order = order;
+      Result<StepStats> stats = RunPass(inputs, policy, classifier, as_stored_order, hold, details,
+                                        limits, SqliteScan::kAsStored, kernel_totals);
+      if (stats.ok()) {
+        order = as_stored_order;
+        return stats;
+      }
+    }
+    return RunPass(inputs, policy, classifier, order, hold, details, limits, SqliteScan::kChecked,
+                   kernel_totals);
   });
 }
 
