@@ -14,6 +14,7 @@
 
 #include "io/read_counts.h"
 #include "stepstat/engine.h"
+#include "stepstat/engine_report.h"
 #include "stepstat/synth.h"
 #include "test_platform.h"
 
@@ -169,6 +170,34 @@ TEST(ReadCounts, CsvPairPolicyHintReadsNothingMore) {
     EXPECT_EQ(reads[gpu].to_end, 1) << NameOf(command);
     EXPECT_EQ(reads[exec].to_end, 1) << NameOf(command);
   }
+}
+
+// `stepstat report` on a pair with NVTX ranges reads the files only as often as the steps
+// with their timelines do: the summary with details rides on the steps' two-sided pass and
+// the kernels' spreads on their residue pass (summary_alongside.h); the timelines' replay
+// reads the launch side once more. (Before: two more GPU reads, one more launch read.)
+TEST(ReadCounts, ReportReadsOnlyWhatTheStepsRead) {
+  SynthRun run("report", synth::SynthFormat::kCsv, /*nvtx=*/true);
+  const std::string gpu = run.files.gpu_trace.filename().string();
+  const std::string exec = run.files.kern_exec_trace.filename().string();
+  const std::string nvtx = run.files.nvtx_trace.filename().string();
+  ReportRunOptions options;
+  options.run.inputs = {run.base, run.files.nvtx_trace};
+  StartCountingReads();
+  Result<ReportResult> report = RunReport(options);
+  std::map<std::string, FileReads> reads = StopCountingReads();
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  ASSERT_TRUE(report->steps.has_value()) << report->steps_note;
+  for (const auto& [file, count] : reads) {
+    std::printf("| report | CSV pair + NVTX | %s | %lld | %lld |\n", file.c_str(),
+                static_cast<long long>(count.opens), static_cast<long long>(count.to_end));
+  }
+  // As `steps` (CsvPairWithNvtx): the span, the accumulation, the residue.
+  EXPECT_EQ(reads[gpu].to_end, 3);
+  // As `steps`, and the replay of the two drawn steps' launch calls.
+  EXPECT_EQ(reads[exec].to_end, 3);
+  // A small file read whole, and sniffed once more to keep it from the summary's inputs.
+  EXPECT_LE(reads[nvtx].opens, 4);
 }
 
 // Two adjacent GPU rows swapped near the top of `path`'s data: out of start order there.

@@ -7,6 +7,7 @@
 #include <system_error>
 #include <utility>
 
+#include "analysis/steps/steps_then.h"
 #include "analysis/summary/summarize_internal.h"
 #include "engine/engine_inputs.h"
 #include "engine/engine_progress.h"
@@ -60,8 +61,7 @@ Result<Policy> ChoosePolicy(std::string_view choice) {
   return LoadPolicyFile(PathFromUtf8(choice));
 }
 
-Result<SummaryResult> RunSummary(const RunOptions& options) {
-  ProgressScope progress(options.progress);
+Result<SummaryRun> PrepareSummary(const RunOptions& options, bool plan_reads) {
   ASSIGN_OR_RETURN(Policy policy, ChoosePolicy(options.policy));
   if (!options.device.empty() && !options.step.empty()) {
     return Status::Error("one device of one step is not supported yet: give --device or --step");
@@ -74,8 +74,36 @@ Result<SummaryResult> RunSummary(const RunOptions& options) {
   } else {
     ASSIGN_OR_RETURN(inputs, ResolveStepsRunInputs(options));
   }
-  PlanReads(inputs, options.step.empty() ? PlannedRun::kSummary : PlannedRun::kOneStep);
+  if (plan_reads) {
+    PlanReads(inputs, options.step.empty() ? PlannedRun::kSummary : PlannedRun::kOneStep);
+  }
   ASSIGN_OR_RETURN(RunContext context, Prepare(options, inputs, /*check=*/true));
+  return SummaryRun{std::move(policy), std::move(inputs), std::move(context)};
+}
+
+Result<SummaryResult> FinishSummary(const RunOptions& options, SummaryRun run,
+                                    Result<StepStats> stats, Details details,
+                                    const std::vector<KernelDetails>* kernel_totals) {
+  if (!stats.ok()) return stats.status();
+  // On the whole trace, also for one step: the policy is chosen for the run.
+  if (auto hint = SuggestBuiltinPolicy(run.policy, stats.value(), run.inputs.trace, kernel_totals);
+      hint.ok()) {
+    run.context.policy_hint = std::move(hint).value();
+  }
+  SummaryResult result;
+  run.context.policy = std::move(run.policy);
+  result.context = std::move(run.context);
+  result.stats = std::move(stats).value();
+  if (options.details || options.union_busy) {
+    result.union_busy_percent = details.kernel_union_percent_of_span;
+  }
+  if (options.details) result.details = std::move(details);
+  return result;
+}
+
+Result<SummaryResult> RunSummary(const RunOptions& options) {
+  ProgressScope progress(options.progress);
+  ASSIGN_OR_RETURN(SummaryRun run, PrepareSummary(options, /*plan_reads=*/true));
 
   // Details and the union busy % come from one pass, the same as the summary's.
   const bool details_pass = options.details || options.union_busy;
@@ -86,46 +114,34 @@ Result<SummaryResult> RunSummary(const RunOptions& options) {
   // kernel listing counts it). Else the hint reads the trace's kernel names again.
   std::vector<KernelDetails> kernel_totals;
   const bool whole_trace = options.step.empty() && options.device.empty() &&
-                           inputs.trace.gpu.kind != InputKind::kNsysKernExecTraceCsv;
+                           run.inputs.trace.gpu.kind != InputKind::kNsysKernExecTraceCsv;
   Result<StepStats> stats = Status::Error("not run");
   if (!options.step.empty()) {
-    stats = SummarizeStep(inputs, policy, options.steps, options.step,
+    stats = SummarizeStep(run.inputs, run.policy, options.steps, options.step,
                           details_pass ? &details : nullptr);
   } else {
-    stats = SummarizeWith(inputs.trace, policy, details_pass ? &details : nullptr, PipelineLimits{},
-                          &kernel_totals);
+    stats = SummarizeWith(run.inputs.trace, run.policy, details_pass ? &details : nullptr,
+                          PipelineLimits{}, &kernel_totals);
   }
-  if (!stats.ok()) return stats.status();
-
-  // On the whole trace, also for one step: the policy is chosen for the run.
-  if (auto hint = SuggestBuiltinPolicy(policy, stats.value(), inputs.trace,
-                                       whole_trace ? &kernel_totals : nullptr);
-      hint.ok()) {
-    context.policy_hint = std::move(hint).value();
-  }
-  SummaryResult result;
-  context.policy = std::move(policy);
-  result.context = std::move(context);
-  result.stats = std::move(stats).value();
-  if (details_pass) result.union_busy_percent = details.kernel_union_percent_of_span;
-  if (options.details) result.details = std::move(details);
-  return result;
+  return FinishSummary(options, std::move(run), std::move(stats), std::move(details),
+                       whole_trace ? &kernel_totals : nullptr);
 }
 
 Result<StepsResult> RunSteps(const RunOptions& options) {
-  return RunStepsDrawing(options, nullptr);
+  return RunStepsDrawing(options, nullptr, nullptr);
 }
 
-Result<StepsResult> RunStepsDrawing(const RunOptions& options,
-                                    std::vector<StepTimeline>* timelines) {
+Result<StepsResult> RunStepsDrawing(const RunOptions& options, std::vector<StepTimeline>* timelines,
+                                    SummaryAlongside* summary) {
   ProgressScope progress(options.progress);
   ASSIGN_OR_RETURN(Policy policy, ChoosePolicy(options.policy));
   ASSIGN_OR_RETURN(StepsInputs inputs, ResolveStepsRunInputs(options));
   PlanReads(inputs, PlannedRun::kSteps);
   ASSIGN_OR_RETURN(RunContext context, Prepare(options, inputs, /*check=*/true));
   ASSIGN_OR_RETURN(StepsReport report,
-                   timelines ? AnalyzeStepsWithTimelines(inputs, policy, options.steps, *timelines)
-                             : AnalyzeSteps(inputs, policy, options.steps));
+                   timelines
+                       ? AnalyzeStepsDrawing(inputs, policy, options.steps, *timelines, summary)
+                       : AnalyzeSteps(inputs, policy, options.steps));
   StepsResult result;
   context.policy = std::move(policy);
   result.context = std::move(context);

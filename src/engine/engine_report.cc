@@ -1,7 +1,10 @@
-// RunReport: the summary with details and the steps with their timelines, on two threads,
-// then the before/after. What `stepstat report` and the Python module's report both call.
+// RunReport: the steps with their timelines and the summary with details (riding on the
+// steps' passes for an nsys CSV pair, else on a thread of its own), then the before/after.
+// What `stepstat report` and the Python module's report both call.
 #include "stepstat/engine_report.h"
 
+#include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -54,6 +57,39 @@ Result<SummaryResult> SummaryAndSpreads(const RunOptions& options,
   return summary;
 }
 
+// The steps (with the two steps' timelines) and the summary on two threads, as independent
+// passes: for inputs the summary cannot ride on the steps' passes.
+// Threads: this one runs RunStepsDrawing and owns `steps` and `timelines`; the summary
+// thread runs RunSummary and then the kernels' spreads on `summary_options` (only read, here
+// too, until join()) and writes only `summary` and `spreads`, read here after join(). Each
+// engine call builds and owns every reader, pool and sink it touches (the inputs, files or
+// caller's bytes, are only read), so neither thread waits on the other: the readers inside
+// each call wait only on their own call's partner thread. The one wait between these two is
+// join(), after RunStepsDrawing has returned, and the summary thread waits on nothing of
+// this one.
+Result<StepsResult> StepsBesideSummary(const RunOptions& run, const RunOptions& summary_options,
+                                       std::vector<StepTimeline>& timelines,
+                                       std::optional<Result<SummaryResult>>& summary,
+                                       std::vector<KernelSpread>& spreads) {
+  std::thread summary_thread([&summary, &spreads, &summary_options] {
+    summary = SummaryAndSpreads(summary_options, spreads);
+  });
+  Result<StepsResult> steps = RunStepsDrawing(run, &timelines, nullptr);
+  summary_thread.join();
+  return steps;
+}
+
+// Whether the summary can ride on the steps' passes (summary_alongside.h): an nsys CSV pair,
+// the whole trace, every device. Else (SQLite, Kineto, a GPU trace alone, --device) the
+// summary reads the trace on a thread of its own, as before.
+bool SummaryCanRide(const RunOptions& summary_options) {
+  if (!summary_options.step.empty()) return false;
+  Result<SummaryInputs> trace = ResolveSummaryInputs(summary_options);
+  if (!trace.ok()) return false;
+  trace->device = summary_options.device;
+  return SummaryAlongside::Fits(*trace);
+}
+
 }  // namespace
 
 Result<ReportResult> RunReport(const ReportRunOptions& options) {
@@ -61,25 +97,42 @@ Result<ReportResult> RunReport(const ReportRunOptions& options) {
   ProgressScope progress(options.run.progress);
   const RunOptions summary_options = SummaryOptions(options.run);
 
-  // The steps (with the two steps' timelines) and the summary read the trace in independent
-  // passes, at once: the page costs about one pass more than `steps` only where a core is
-  // free.
-  // Threads: this one runs RunStepsDrawing and owns `steps` and `timelines`;
-  // `summary_thread` runs RunSummary and then the kernels' spreads on `summary_options` (only
-  // read, here too, until join()) and writes only `summary` and `spreads`, read here after
-  // join(). Each engine call builds and owns every reader, pool and sink it touches (the
-  // inputs, files or caller's bytes, are only read), so neither thread waits on the other:
-  // the readers inside each call wait only on their own call's partner thread. The one wait
-  // between these two is join(), after RunStepsDrawing has returned, and the summary thread
-  // waits on nothing of this one.
   std::optional<Result<SummaryResult>> summary;
   std::vector<KernelSpread> spreads;
-  std::thread summary_thread([&summary, &spreads, &summary_options] {
-    summary = SummaryAndSpreads(summary_options, spreads);
-  });
   std::vector<StepTimeline> timelines;
-  Result<StepsResult> steps = RunStepsDrawing(options.run, &timelines);
-  summary_thread.join();
+  Result<StepsResult> steps = Status::Error("not run");
+  // The summary with details rides on the steps' own reads when it can: the steps' pass
+  // over both files at once feeds the summary's sinks, their residue pass the kernels'
+  // spreads, so the page reads the trace only as often as the steps do. Whatever stops the
+  // ride (the summary's own preparation failing, rows out of start order, no steps) leaves
+  // the summary to its own read, which says what is wrong the way it always has.
+  std::optional<SummaryRun> prepared;
+  std::unique_ptr<SummaryAlongside> alongside;
+  if (SummaryCanRide(summary_options)) {
+    if (Result<SummaryRun> run = PrepareSummary(summary_options, /*plan_reads=*/false); run.ok()) {
+      prepared = std::move(run).value();
+      Result<std::unique_ptr<SummaryAlongside>> created =
+          SummaryAlongside::Create(prepared->inputs.trace, prepared->policy);
+      if (created.ok()) alongside = std::move(created).value();
+    }
+  }
+  if (alongside) {
+    // Threads: none of this call's own; the steps' passes start theirs (two_sides.h), and
+    // summary_alongside.h states what its sinks add to them (no wait).
+    steps = RunStepsDrawing(options.run, &timelines, alongside.get());
+    if (!steps.ok() && !options.run.steps.range_regex.empty()) return steps.status();
+    std::optional<SummaryAlongside::Summary> rode;
+    if (steps.ok()) rode = alongside->Take();
+    if (rode) {
+      summary = FinishSummary(summary_options, std::move(*prepared), std::move(rode->stats),
+                              std::move(rode->details));
+      spreads = std::move(rode->spreads);
+    } else {
+      summary = SummaryAndSpreads(summary_options, spreads);
+    }
+  } else {
+    steps = StepsBesideSummary(options.run, summary_options, timelines, summary, spreads);
+  }
 
   if (!steps.ok() && !options.run.steps.range_regex.empty()) return steps.status();
   if (!summary->ok()) return summary->status();

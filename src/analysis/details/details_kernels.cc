@@ -8,6 +8,7 @@
 
 #include "analysis/details/details_values.h"
 #include "analysis/details/duration_set.h"
+#include "analysis/details/kernel_spreads.h"
 #include "io/byte_source.h"
 #include "readers/input_source.h"
 #include "readers/nsys_csv_kern_sum.h"
@@ -15,8 +16,7 @@
 
 namespace stepstat {
 
-namespace {
-
+// Named (not in the anonymous namespace): KernelSpreadsSink holds one (kernel_spreads.h).
 class KernelNameSink : public TraceSink {
  public:
   /// With `launches_are_kernels` (a kern-exec trace read on its own), each launch row's
@@ -77,7 +77,32 @@ class KernelNameSink : public TraceSink {
   std::vector<DurationSet> durations_;
 };
 
-}  // namespace
+KernelSpreadsSink::KernelSpreadsSink(std::vector<std::string> names, bool launches_are_kernels)
+    : names_(std::move(names)),
+      only_(names_.begin(), names_.end()),
+      kept_(std::make_unique<KernelNameSink>(launches_are_kernels, /*keep_durations=*/true,
+                                             &only_)) {}
+
+KernelSpreadsSink::~KernelSpreadsSink() = default;
+
+Status KernelSpreadsSink::OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) {
+  return kept_->OnGpuOps(ops, names);
+}
+
+Status KernelSpreadsSink::OnLaunchCalls(std::span<const LaunchCall> calls,
+                                        const StringPool& names) {
+  return kept_->OnLaunchCalls(calls, names);
+}
+
+std::vector<KernelSpread> KernelSpreadsSink::Take() {
+  std::vector<KernelSpread> spreads;
+  for (size_t i = 0; i < kept_->totals().size(); ++i) {
+    DurationSet& durations = kept_->durations()[i];
+    spreads.push_back(
+        {kept_->totals()[i].name, durations.Min(), durations.Median(), durations.SampleStdDev()});
+  }
+  return spreads;
+}
 
 Result<std::vector<KernelDetails>> ListKernels(const SummaryInputs& inputs, const Policy& policy) {
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
@@ -97,17 +122,9 @@ Result<std::vector<KernelDetails>> ListKernels(const SummaryInputs& inputs, cons
 
 Result<std::vector<KernelSpread>> KernelSpreadsOf(const SummaryInputs& inputs,
                                                   const std::vector<std::string>& names) {
-  const std::unordered_set<std::string_view> only(names.begin(), names.end());
-  KernelNameSink sink(inputs.gpu.kind == InputKind::kNsysKernExecTraceCsv,
-                      /*keep_durations=*/true, &only);
+  KernelSpreadsSink sink(names, inputs.gpu.kind == InputKind::kNsysKernExecTraceCsv);
   RETURN_IF_ERROR(ReadInput(inputs.gpu, sink).status());
-  std::vector<KernelSpread> spreads;
-  for (size_t i = 0; i < sink.totals().size(); ++i) {
-    DurationSet& durations = sink.durations()[i];
-    spreads.push_back(
-        {sink.totals()[i].name, durations.Min(), durations.Median(), durations.SampleStdDev()});
-  }
-  return spreads;
+  return sink.Take();
 }
 
 Result<std::vector<KernelDetails>> ListKernelTotals(const SummaryInputs& inputs,

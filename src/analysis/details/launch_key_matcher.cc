@@ -3,11 +3,11 @@
 namespace stepstat {
 
 bool LaunchKeyMatcher::Cancel(const KernelKey& key, Counts& other, Counts& mine) {
-  if (auto it = other.find(key); it != other.end()) {
-    if (--it->second == 0) other.erase(it);
+  if (const size_t slot = other.Find(key); slot != KeyCounts::kNone) {
+    other.DecrementAt(slot);
     return false;
   }
-  ++mine[key];
+  mine.Increment(key);
   return true;
 }
 

@@ -15,9 +15,9 @@
 
 #include <cstdint>
 #include <span>
-#include <unordered_map>
 
 #include "analysis/details/details_sink.h"
+#include "analysis/details/key_counts.h"
 #include "core/mutex.h"
 
 namespace stepstat {
@@ -41,14 +41,7 @@ class LaunchKeyMatcher {
   size_t held() const EXCLUDES(mutex_);
 
  private:
-  struct KeyHash {
-    size_t operator()(const KernelKey& key) const noexcept {
-      // Unsigned: the keys hold nanosecond times, whose product wraps (signed would be UB).
-      return static_cast<size_t>(static_cast<uint64_t>(key.first) * 1000003u ^
-                                 static_cast<uint64_t>(key.second));
-    }
-  };
-  using Counts = std::unordered_map<KernelKey, int64_t, KeyHash>;
+  using Counts = KeyCounts;  // key_counts.h: a flat table, no allocation per key
 
   /// Cancels one of `key` in `other`, else counts it in `mine`; true when it waits.
   static bool Cancel(const KernelKey& key, Counts& other, Counts& mine);

@@ -276,6 +276,13 @@ int64_t SlowestStep(const StepsReport& report) {
 Result<StepsReport> AnalyzeStepsWithTimelines(const StepsInputs& inputs, const Policy& policy,
                                               const StepsOptions& options,
                                               std::vector<StepTimeline>& timelines) {
+  return AnalyzeStepsDrawing(inputs, policy, options, timelines, nullptr);
+}
+
+Result<StepsReport> AnalyzeStepsDrawing(const StepsInputs& inputs, const Policy& policy,
+                                        const StepsOptions& options,
+                                        std::vector<StepTimeline>& timelines,
+                                        SummaryAlongside* summary) {
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
   const size_t components = policy.components.size() + 1;
   // The two steps are known once the steps' figures are (before the residue pass), so that
@@ -308,7 +315,7 @@ Result<StepsReport> AnalyzeStepsWithTimelines(const StepsInputs& inputs, const P
     for (auto& sink : sinks) timelines.push_back(sink->Take(report.launch_trace.has_value()));
     return Status::Ok();
   };
-  return AnalyzeStepsThen(inputs, policy, options, draw, choose);
+  return AnalyzeStepsThen(inputs, policy, options, draw, choose, summary);
 }
 
 }  // namespace stepstat

@@ -80,13 +80,24 @@ Status Conclude(const StepsInputs& inputs, const Plan& plan, const Policy& polic
   FinishStepsReport(report, policy, options);
   EarlyRead early_read;
   std::optional<StepFilterSink> early_ops;
+  std::optional<TeeSink> both;
   std::function<TraceSink*()> alongside;
-  if (then && early) {
+  if ((then && early) || passes.summary) {
+    // Asked at each start of the residue pass: the early routes' sink and the summary's
+    // kernel spreads (summary_alongside.h), each fresh.
     alongside = [&]() -> TraceSink* {
-      early_read.routes = early(report);
-      if (early_read.routes.empty()) return nullptr;
-      early_ops.emplace(early_read.routes, nullptr, plan.op_step);
-      return &*early_ops;
+      TraceSink* routes = nullptr;
+      if (then && early) {
+        early_read.routes = early(report);
+        if (!early_read.routes.empty()) {
+          early_ops.emplace(early_read.routes, nullptr, plan.op_step);
+          routes = &*early_ops;
+        }
+      }
+      TraceSink* spreads = passes.summary ? passes.summary->SpreadsSink() : nullptr;
+      if (routes == nullptr || spreads == nullptr) return routes ? routes : spreads;
+      both.emplace({routes, spreads});
+      return &*both;
     };
   }
   ASSIGN_OR_RETURN(report.residue,
@@ -308,11 +319,12 @@ Result<StepsReport> AnalyzeSteps(const StepsInputs& inputs, const Policy& policy
 
 Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& policy,
                                      const StepsOptions& options, const StepsConsumer& then,
-                                     const StepsEarlyRoutes& early) {
+                                     const StepsEarlyRoutes& early, SummaryAlongside* summary) {
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
   StepsReport report;
   report.gpu_trace = inputs.trace.gpu.display_name;
   StepsPasses passes;  // how the passes read the inputs, what they learn of their order
+  passes.summary = summary;
 
   const bool by_regex = !options.range_regex.empty();
   if (by_regex && options.by_period) {

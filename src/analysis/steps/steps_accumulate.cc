@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "analysis/pipeline/start_order.h"
+#include "analysis/pipeline/tee_sink.h"
 #include "analysis/pipeline/two_sides.h"
 #include "analysis/steps/step_overlap_meter.h"
 #include "analysis/steps/steps_sink.h"
@@ -59,32 +60,47 @@ Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(
   steps.UseMeter(meter.TakeProducer(StepOverlapMeter::kKernels));
   std::vector<int64_t> calls(steps.size(), 0);
   std::optional<OrderBreak> gpu_break, launch_break;
+  // The whole trace's summary rides on the first such read (summary_alongside.h states why
+  // its sinks add no wait): its GPU sink is fed on this thread, its launch sink on the
+  // launch thread, each behind its side's start-order stage.
+  SummaryAlongside* summary =
+      passes.summary != nullptr && passes.summary->Wants(inputs.trace) ? passes.summary : nullptr;
+  TraceSink* summary_gpu = summary ? &summary->gpu_side() : nullptr;
+  TraceSink* summary_launches = summary ? &summary->launch_side() : nullptr;
+  ReadReport gpu_read, launch_read;
   // two_sides.h states the threads' contract: `steps` belongs to this thread (the GPU
   // side); the launch side's sink, with the launch producer, lives on the launch thread.
   SideStatuses statuses = ReadBothSides(
       [&] {
         StepGpuSink gpu_sink(steps, plan.op_step, inputs.trace.gpu.display_name);
-        StartOrderSink in_order(gpu_sink, inputs.trace.gpu.display_name, /*hold=*/false);
-        Status read = passes.reads.GpuSide(inputs.trace.gpu, in_order).status();
+        TeeSink both{&gpu_sink, summary_gpu};
+        StartOrderSink in_order(both, inputs.trace.gpu.display_name, /*hold=*/false);
+        Result<ReadReport> read = passes.reads.GpuSide(inputs.trace.gpu, in_order);
         gpu_break = in_order.broke();
         steps.CloseMeter();
-        return read;
+        if (!read.ok()) return read.status();
+        gpu_read = std::move(read).value();
+        return Status::Ok();
       },
       [&] {
         // The bookkeeping was done by the pass above when the plan needed one.
         StepMeterLaunchSink sink(std::move(launch_producer),
                                  StepOfLaunch(plan, !plan.after_launches), calls,
                                  launches.display_name);
-        StartOrderSink in_order(sink, launches.display_name, /*hold=*/false);
-        Status read = passes.reads.LaunchSide(launches, in_order).status();
+        TeeSink both{&sink, summary_launches};
+        StartOrderSink in_order(both, launches.display_name, /*hold=*/false);
+        Result<ReadReport> read = passes.reads.LaunchSide(launches, in_order);
         launch_break = in_order.broke();
-        return read;
+        if (!read.ok()) return read.status();
+        launch_read = std::move(read).value();
+        return Status::Ok();
       },
       [&meter] { meter.Abort(); });
   passes.order.Learn(gpu_break);
   passes.order.Learn(launch_break);
   if (passes.order.hold()) return std::optional<std::vector<StepTotals>>();
   RETURN_IF_ERROR(FirstFailure(statuses));  // else the reads finished the sinks
+  if (summary) summary->Completed(gpu_read, launch_read);
   std::vector<StepTotals> totals = steps.TakeTotals();
   for (size_t i = 0; i < totals.size(); ++i) {
     totals[i].launch_call_count = calls[i];

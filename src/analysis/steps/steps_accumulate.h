@@ -8,6 +8,7 @@
 
 #include "analysis/pipeline/start_order.h"
 #include "analysis/pipeline/trace_reads.h"
+#include "analysis/summary/summary_alongside.h"
 #include "stepstat/policy.h"
 #include "stepstat/steps.h"
 
@@ -35,6 +36,10 @@ const TraceInput* LaunchSource(const StepsInputs& inputs);
 struct StepsPasses {
   TraceReads reads;
   StartOrder order;
+  /// Optional (`stepstat report`): the whole trace's summary, fed by the first pass that
+  /// reads both sides at once in start order, and its kernels' spreads by the residue pass
+  /// (summary_alongside.h). Not owned.
+  SummaryAlongside* summary = nullptr;
 };
 
 /// One StepTotals per step of `plan`, then one for the operations outside every step.
@@ -42,6 +47,8 @@ struct StepsPasses {
 /// threads, the overlap measured as they pass, so memory is bounded by the steps; Kineto
 /// traces, and input out of start order, hold each step's launch union between a launch
 /// pass and a GPU pass (and hold kernels when out of order, as the passes' StartOrder says).
+/// The first streaming read also feeds `passes.summary` (when set), and tells it when both
+/// sides were read whole in start order.
 Result<std::vector<StepTotals>> Accumulate(const StepsInputs& inputs, const Policy& policy,
                                            const Classifier& classifier,
                                            const StepsOptions& options, const Plan& plan,

@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "analysis/steps/step_filter_sink.h"
+#include "analysis/summary/summary_alongside.h"
 #include "stepstat/details.h"
 #include "stepstat/steps.h"
+#include "stepstat/timeline.h"
 #include "stepstat/trace.h"
 
 namespace stepstat {
@@ -36,8 +38,18 @@ using StepsConsumer = std::function<Status(const StepsReport& report, const Step
 using StepsEarlyRoutes = std::function<std::vector<StepRoute>(const StepsReport& report)>;
 
 /// AnalyzeSteps, then `then(report, replay)`; an error from `then` fails the call.
+/// `summary` (optional, `stepstat report`): the whole trace's summary, fed by the passes the
+/// steps make anyway (StepsPasses::summary); whether it completed, it says itself.
 Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& policy,
                                      const StepsOptions& options, const StepsConsumer& then,
-                                     const StepsEarlyRoutes& early = nullptr);
+                                     const StepsEarlyRoutes& early = nullptr,
+                                     SummaryAlongside* summary = nullptr);
+
+/// AnalyzeStepsWithTimelines (timeline.h) with the whole trace's summary riding on its
+/// passes, as AnalyzeStepsThen takes one: what RunReport draws its page from.
+Result<StepsReport> AnalyzeStepsDrawing(const StepsInputs& inputs, const Policy& policy,
+                                        const StepsOptions& options,
+                                        std::vector<StepTimeline>& timelines,
+                                        SummaryAlongside* summary);
 
 }  // namespace stepstat
