@@ -175,8 +175,9 @@ TEST(ConcurrencyStress, StepsOverRangesAndDetectedGiveOneAnswerWithEveryLagBound
   }
 }
 
-// `stepstat report`'s two threads (RunReport: the summary beside the steps, then the steps'
-// timeline replay), with the readers' lag squeezed: every page the same, none hung.
+// `stepstat report`'s threads (RunReport: the summary riding on the steps' two-sided pass,
+// then the residue pass with the drawn steps' launch calls read beside it), with the
+// readers' lag squeezed: every page the same, none hung.
 TEST(ConcurrencyStress, ReportGivesOnePageWithEveryLagBound) {
   synth::SynthOptions synth_options;
   synth_options.out_base = TempDir("report") / "dit";

@@ -9,11 +9,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <optional>
 
 #include "analysis/details/details_values.h"
 #include "analysis/pipeline/start_order.h"
 #include "analysis/pipeline/tee_sink.h"
+#include "analysis/pipeline/two_sides.h"
+#include "analysis/steps/kept_calls_sink.h"
 #include "analysis/steps/period/steps_period.h"
 #include "analysis/steps/step_filter_sink.h"
 #include "analysis/steps/steps_accumulate.h"
@@ -30,10 +33,14 @@ namespace stepstat {
 namespace {
 
 // What the residue pass already handed to the early routes (StepsEarlyRoutes): their GPU
-// operations, and what the GPU side held.
+// operations, and what the GPU side held; and, when the launch side was read beside that
+// pass, each early step's launch calls, kept until the replay hands them over.
 struct EarlyRead {
   std::vector<StepRoute> routes;  // empty: no early routes, the replay reads both sides
   ReadReport gpu;
+  std::optional<ReadReport> launches;  // set: the launch side was read beside the residue pass
+  std::vector<size_t> kept_steps;      // the steps whose calls `kept` holds, in route order
+  std::vector<std::unique_ptr<KeptCallsSink>> kept;
 };
 
 bool SameRoutes(std::span<const StepRoute> a, std::span<const StepRoute> b) {
@@ -55,7 +62,16 @@ Result<std::vector<InputDetails>> ReplaySteps(const StepsInputs& inputs, const P
   }
   std::vector<InputDetails> read;
   const TraceInput* launches = plan.launch_step ? LaunchSource(inputs) : nullptr;
-  if (launches) {
+  if (launches && early.launches) {
+    for (const StepRoute& route : routes) {
+      auto kept = std::find(early.kept_steps.begin(), early.kept_steps.end(), route.step);
+      if (kept == early.kept_steps.end()) {
+        return Status::Error("internal error: a replay of a step whose calls were not kept");
+      }
+      RETURN_IF_ERROR(early.kept[size_t(kept - early.kept_steps.begin())]->HandTo(*route.sink));
+    }
+    if (launches != &inputs.trace.gpu) read.push_back(InputDetailsOf(*launches, *early.launches));
+  } else if (launches) {
     StepFilterSink calls(routes, plan.launch_step, nullptr);
     ASSIGN_OR_RETURN(ReadReport report, reads.LaunchSide(*launches, calls));
     if (launches != &inputs.trace.gpu) read.push_back(InputDetailsOf(*launches, report));
@@ -100,8 +116,47 @@ Status Conclude(const StepsInputs& inputs, const Plan& plan, const Policy& polic
       return &*both;
     };
   }
-  ASSIGN_OR_RETURN(report.residue,
-                   MeasureResidue(inputs, plan, report, passes, alongside, &early_read.gpu));
+  // The early steps' launch calls are read beside the residue pass, on a second thread, when
+  // they come from a file of their own (an SQLite export's or Kineto trace's one reader
+  // serves both sides, and gains nothing from it): the replay then reads nothing.
+  const TraceInput* launches = plan.launch_step ? LaunchSource(inputs) : nullptr;
+  if (then && early && launches && launches != &inputs.trace.gpu &&
+      launches->kind != InputKind::kKinetoJson && launches->kind != InputKind::kNsysSqlite) {
+    // Which steps: the routes' sinks are thrown away, the residue pass asks for fresh ones.
+    for (const StepRoute& route : early(report)) early_read.kept_steps.push_back(route.step);
+  }
+  if (!early_read.kept_steps.empty()) {
+    std::vector<StepRoute> keep;
+    for (size_t step : early_read.kept_steps) {
+      early_read.kept.push_back(std::make_unique<KeptCallsSink>());
+      keep.push_back({step, early_read.kept.back().get()});
+    }
+    // two_sides.h states the threads' contract. This thread runs the residue pass (its
+    // sinks, the early routes' sinks, the summary's spreads); the launch thread owns `keep`,
+    // the kept calls and its StepFilterSink, and calls plan.launch_step, which the residue
+    // pass does not (as in the steps' accumulation, where the two sides run the same way).
+    // Nothing couples the two sides (no meter): neither waits but the join, so `abort` has
+    // nothing to release.
+    Result<StepsResidue> residue = Status::Error("not run");
+    Result<ReadReport> launch_read = Status::Error("not run");
+    SideStatuses statuses = ReadBothSides(
+        [&] {
+          residue = MeasureResidue(inputs, plan, report, passes, alongside, &early_read.gpu);
+          return residue.status();
+        },
+        [&] {
+          StepFilterSink calls(keep, plan.launch_step, nullptr);
+          launch_read = passes.reads.LaunchSide(*launches, calls);
+          return launch_read.status();
+        },
+        [] {});
+    RETURN_IF_ERROR(FirstFailure(statuses));
+    report.residue = std::move(residue).value();
+    early_read.launches = std::move(launch_read).value();
+  } else {
+    ASSIGN_OR_RETURN(report.residue,
+                     MeasureResidue(inputs, plan, report, passes, alongside, &early_read.gpu));
+  }
   if (!then) return Status::Ok();
   StepReplay replay = [&](std::span<const StepRoute> routes) {
     return ReplaySteps(inputs, plan, routes, early_read, passes.reads);

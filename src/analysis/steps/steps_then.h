@@ -34,7 +34,10 @@ using StepsConsumer = std::function<Status(const StepsReport& report, const Step
 /// replay would (same attribution, file order), so that the replay reads only the launch
 /// side. If that pass starts over (rows out of start order), it is called again and must
 /// return fresh sinks; `then` must replay exactly the last call's routes. A sink gets its
-/// GPU operations before its launch calls: fine for one that keeps the two apart.
+/// GPU operations before its launch calls: fine for one that keeps the two apart. When the
+/// launch calls come from a CSV file of their own, it is also called once before that pass,
+/// to learn the steps (those sinks get nothing): their launch calls are then read on a second
+/// thread during the residue pass and kept, and the replay reads nothing.
 using StepsEarlyRoutes = std::function<std::vector<StepRoute>(const StepsReport& report)>;
 
 /// AnalyzeSteps, then `then(report, replay)`; an error from `then` fails the call.

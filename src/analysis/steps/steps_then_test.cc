@@ -107,7 +107,9 @@ void ExpectSameRoutes(const std::vector<std::string>& args, const StepsOptions& 
   ASSERT_TRUE(inputs.ok()) << inputs.status().message();
   const Routed whole = RouteSteps(inputs.value(), options, false);
   const Routed early = RouteSteps(inputs.value(), options, true);
-  EXPECT_EQ(early.early_calls, expected_early_calls);
+  // Once more, up front, when the launch side is read beside the residue pass (steps_then.h).
+  EXPECT_GE(early.early_calls, expected_early_calls);
+  EXPECT_LE(early.early_calls, expected_early_calls + 1);
   ASSERT_EQ(whole.sinks.size(), early.sinks.size());
   ASSERT_FALSE(whole.sinks.empty());
   size_t ops = 0;
