@@ -198,6 +198,21 @@ TEST(ReadCounts, ReportReadsOnlyWhatTheStepsRead) {
   EXPECT_EQ(reads[exec].to_end, 3);
   // A small file read whole, and sniffed once more to keep it from the summary's inputs.
   EXPECT_LE(reads[nvtx].opens, 4);
+
+  // A policy that leaves most kernel time in `other`: the page says the policy hint, whose
+  // coverage comes from the same pass (no read of the kernel names of its own).
+  const fs::path policy = run.base.parent_path() / "norms-only.toml";
+  std::ofstream(policy) << "[policy]\nname = \"norms-only\"\ndescription = \"n\"\n"
+                           "[[component]]\nname = \"norms\"\ndescription = \"n\"\n"
+                           "patterns = ['norm']\n";
+  options.run.policy = policy.string();
+  StartCountingReads();
+  Result<ReportResult> hinted = RunReport(options);
+  reads = StopCountingReads();
+  ASSERT_TRUE(hinted.ok()) << hinted.status().message();
+  EXPECT_TRUE(hinted->summary.context.policy_hint.has_value());
+  EXPECT_EQ(reads[gpu].to_end, 3);
+  EXPECT_EQ(reads[exec].to_end, 3);
 }
 
 // Two adjacent GPU rows swapped near the top of `path`'s data: out of start order there.

@@ -124,8 +124,10 @@ Result<ReportResult> RunReport(const ReportRunOptions& options) {
     std::optional<SummaryAlongside::Summary> rode;
     if (steps.ok()) rode = alongside->Take();
     if (rode) {
+      // The whole trace of a CSV pair, as RunSummary's own pass counts it: the policy hint
+      // needs no read of its own either.
       summary = FinishSummary(summary_options, std::move(*prepared), std::move(rode->stats),
-                              std::move(rode->details));
+                              std::move(rode->details), &rode->kernel_totals);
       spreads = std::move(rode->spreads);
     } else {
       summary = SummaryAndSpreads(summary_options, spreads);

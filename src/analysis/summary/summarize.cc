@@ -98,19 +98,6 @@ void NoteOrderBreak(const StartOrder& order, Details& details) {
   }
 }
 
-// SummarizeWith's kernel_totals from the GPU side's totals.
-std::vector<KernelDetails> KernelTotalsOf(const GpuTotals& gpu) {
-  std::vector<KernelDetails> kernels;
-  kernels.reserve(gpu.kernel_names.size());
-  for (const GpuTotals::NameTotal& n : gpu.kernel_names) {
-    KernelDetails& k = kernels.emplace_back();
-    k.name = n.name;
-    k.launches = n.launches;
-    k.total_ns = n.time_ns;
-  }
-  return kernels;
-}
-
 // One thread reading both halves of an SQLite export would hold all of one side in the
 // meter (and a record per kernel for the join): read the halves on two threads instead.
 // --details keeps the one-thread read, whose per-input report it prints.

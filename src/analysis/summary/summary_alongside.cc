@@ -158,6 +158,7 @@ std::optional<SummaryAlongside::Summary> SummaryAlongside::Take() {
   out.details = std::move(*s.details);
   s.details.reset();
   out.spreads = s.spreads->Take();
+  out.kernel_totals = KernelTotalsOf(s.gpu.totals());
   return out;
 }
 

@@ -65,6 +65,7 @@ class SummaryAlongside {
     StepStats stats;
     Details details;
     std::vector<KernelSpread> spreads;
+    std::vector<KernelDetails> kernel_totals;  ///< for the policy hint (KernelTotalsOf)
   };
   std::optional<Summary> Take();
 

@@ -128,4 +128,16 @@ Status LaunchTotalsSink::OnFinish() {
   return meter_.Close() ? Status::Ok() : OutOfOrder();
 }
 
+std::vector<KernelDetails> KernelTotalsOf(const GpuTotals& gpu) {
+  std::vector<KernelDetails> kernels;
+  kernels.reserve(gpu.kernel_names.size());
+  for (const GpuTotals::NameTotal& n : gpu.kernel_names) {
+    KernelDetails& k = kernels.emplace_back();
+    k.name = n.name;
+    k.launches = n.launches;
+    k.total_ns = n.time_ns;
+  }
+  return kernels;
+}
+
 }  // namespace stepstat

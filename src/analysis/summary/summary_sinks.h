@@ -12,6 +12,7 @@
 
 #include "core/intervals.h"
 #include "core/overlap_meter.h"
+#include "stepstat/details.h"
 #include "stepstat/policy.h"
 #include "stepstat/trace.h"
 
@@ -65,6 +66,11 @@ class ComponentBatcher {
   OverlapMeter::Producer producer_;
   std::vector<Interval> batch_;
 };
+
+/// Each distinct kernel name of `gpu` with its launches and total_ns (the other fields
+/// left empty), in order of first appearance: what a policy's coverage needs
+/// (SuggestBuiltinPolicy) without reading the trace again.
+std::vector<KernelDetails> KernelTotalsOf(const GpuTotals& gpu);
 
 /// The GPU side: launch calls are ignored.
 class GpuTotalsSink : public TraceSink {
