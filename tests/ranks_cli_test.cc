@@ -161,6 +161,32 @@ TEST_F(RanksCli, PartialsOfTwoPoliciesDoNotMerge) {
   EXPECT_NE(err_.find("one policy"), std::string::npos) << err_;
 }
 
+// A policy that leaves most kernel time in `other` on every rank: one hint line for the job
+// (not one per rank, nor none), naming the worst trace, with the numbers `summarize` gives
+// that trace.
+TEST_F(RanksCli, OnePolicyHintForTheJob) {
+  std::ofstream(*dir_ / "norms-only.toml")
+      << "[policy]\nname = \"norms-only\"\ndescription = \"n\"\n"
+         "[[component]]\nname = \"norms\"\ndescription = \"n\"\npatterns = ['norm']\n";
+  ASSERT_EQ(Run("ranks job --policy norms-only.toml --format json"), 0) << err_;
+  const std::string job_err = err_;
+  const size_t at = job_err.find("stepstat: hint: ");
+  ASSERT_NE(at, std::string::npos) << job_err;
+  EXPECT_EQ(job_err.find("hint: ", at + 16), std::string::npos) << "one line:\n" << job_err;
+  EXPECT_NE(job_err.find(" (the worst of 5 traces over 30 %): "), std::string::npos) << job_err;
+  // The named trace's own hint says the same numbers.
+  const size_t name_end = job_err.find(" (the worst", at);
+  const std::string trace = job_err.substr(at + 16, name_end - at - 16);
+  const std::string numbers = job_err.substr(job_err.find("): ", at) + 3);
+  ASSERT_EQ(Run("summarize " + trace + " --policy norms-only.toml --format json"), 0) << err_;
+  EXPECT_NE(err_.find("stepstat: hint: " + numbers), std::string::npos) << trace << ":\n"
+                                                                        << err_ << "\njob:\n"
+                                                                        << job_err;
+  // Under the default policy no rank is over the line: no hint.
+  ASSERT_EQ(Run("ranks job --format json"), 0) << err_;
+  EXPECT_EQ(err_.find("hint"), std::string::npos) << err_;
+}
+
 TEST_F(RanksCli, ARankRegexNumbersTracesAndUnmatchedOnesFollowNaturalOrder) {
   ASSERT_EQ(Run("ranks job --format json --rank-regex 'rank([34])'"), 0) << err_;
   // rank3 and rank4 keep their numbers; rank0, rank1, rank2 take 0, 1, 2 in natural order.

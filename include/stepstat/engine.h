@@ -63,6 +63,9 @@ struct RunOptions {
   /// Fill SummaryResult::union_busy_percent, the busy % of the union of all kernels (needs
   /// the details pass; tables show it beside the summed busy %).
   bool union_busy = false;
+  /// Fill RunContext::policy_hint. Off where nobody will print it: a summary of one device
+  /// or one step reads the trace's kernel names again for it.
+  bool policy_hint = true;
   /// Summarize one step of a whole run: its index, or "median" (the steady step closest to
   /// the median span). Empty: the whole trace. Steps are cut as `steps` says.
   std::string step;

@@ -54,6 +54,12 @@ struct RanksOptions {
 
 struct RanksRun {
   RanksReport report;  ///< the traces that failed are in report.errors
+  /// The policy hint of the trace with the most kernel time in `other`, when any trace had
+  /// one (RunSummary's; traces split by device give none), the trace it is of, and how many
+  /// traces had one: a face prints one line for the job.
+  std::optional<PolicyHint> policy_hint;
+  std::string policy_hint_trace;
+  size_t hinted_traces = 0;
   /// The input checks' warnings, each trace's in rank order (printed by the face).
   std::vector<std::string> warnings;
 };
@@ -72,9 +78,11 @@ Result<RanksRun> RunRanks(const RanksOptions& options);
 /// The partial of one trace (RunSummary's inputs and policy), numbered as RunRanks numbers
 /// it: from its path by `rank_regex`, else from a Kineto trace's distributedInfo.rank, else
 /// left to FinishRanks. Also fills `warnings` when not null. `per_device`: as
-/// RanksOptions::per_device, one rank row per device of the trace.
+/// RanksOptions::per_device, one rank row per device of the trace. `hint` (when not null):
+/// the trace's policy hint, if it has one (none for a trace split by device).
 Result<Partial> RunPartial(const RunOptions& options, const std::string& rank_regex = {},
-                           std::vector<std::string>* warnings = nullptr, bool per_device = false);
+                           std::vector<std::string>* warnings = nullptr, bool per_device = false,
+                           std::optional<PolicyHint>* hint = nullptr);
 
 /// The devices of a trace's GPU operations (RunOptions::inputs as RunSummary takes them), as
 /// the trace names them, in natural order ("GPU (2)" before "GPU (10)"). One read of the

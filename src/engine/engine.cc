@@ -86,9 +86,12 @@ Result<SummaryResult> FinishSummary(const RunOptions& options, SummaryRun run,
                                     const std::vector<KernelDetails>* kernel_totals) {
   if (!stats.ok()) return stats.status();
   // On the whole trace, also for one step: the policy is chosen for the run.
-  if (auto hint = SuggestBuiltinPolicy(run.policy, stats.value(), run.inputs.trace, kernel_totals);
-      hint.ok()) {
-    run.context.policy_hint = std::move(hint).value();
+  if (options.policy_hint) {
+    if (auto hint =
+            SuggestBuiltinPolicy(run.policy, stats.value(), run.inputs.trace, kernel_totals);
+        hint.ok()) {
+      run.context.policy_hint = std::move(hint).value();
+    }
   }
   SummaryResult result;
   run.context.policy = std::move(run.policy);

@@ -19,6 +19,7 @@
 #include "ranks/thread_pool.h"
 #include "readers/kineto_rank.h"
 #include "stepstat/output.h"
+#include "stepstat/platform.h"
 
 namespace stepstat {
 
@@ -93,6 +94,7 @@ struct RankOutcome {
   std::optional<Partial> partial;
   std::optional<RankError> error;
   std::vector<std::string> warnings;
+  std::optional<PolicyHint> hint;
 };
 
 }  // namespace
@@ -107,8 +109,10 @@ Result<std::vector<std::string>> ListTraceDevices(const RunOptions& options) {
 }
 
 Result<Partial> RunPartial(const RunOptions& options, const std::string& rank_regex,
-                           std::vector<std::string>* warnings, bool per_device) {
+                           std::vector<std::string>* warnings, bool per_device,
+                           std::optional<PolicyHint>* hint) {
   if (warnings) warnings->clear();
+  if (hint) hint->reset();
   std::vector<std::string> devices = {""};
   if (per_device) {
     ASSIGN_OR_RETURN(devices, ListTraceDevices(options));
@@ -121,7 +125,9 @@ Result<Partial> RunPartial(const RunOptions& options, const std::string& rank_re
   for (const std::string& device : devices) {
     RunOptions one = options;
     if (split) one.device = device;
+    one.policy_hint = !split && hint != nullptr;  // one device's would read the names again
     ASSIGN_OR_RETURN(SummaryResult summary, RunSummary(one));
+    if (hint && !split) *hint = summary.context.policy_hint;
     if (warnings) {
       for (std::string& warning : summary.context.warnings) {
         if (std::find(warnings->begin(), warnings->end(), warning) == warnings->end()) {
@@ -215,7 +221,7 @@ Result<RanksRun> RunRanks(const RanksOptions& options) {
     std::optional<PlannedByCaller> planned;
     if (!options.per_device) planned.emplace();
     Result<Partial> partial =
-        RunPartial(run, options.rank_regex, &outcome.warnings, options.per_device);
+        RunPartial(run, options.rank_regex, &outcome.warnings, options.per_device, &outcome.hint);
     if (options.progress != nullptr) options.progress->FileDone();
     if (!partial.ok()) {
       outcome.error = RankError{traces[i].string(), partial.status().message()};
@@ -234,7 +240,17 @@ Result<RanksRun> RunRanks(const RanksOptions& options) {
   Partial job;
   std::vector<RankError> errors;
   RanksRun run;
-  for (RankOutcome& outcome : outcomes) {
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    RankOutcome& outcome = outcomes[i];
+    if (outcome.hint) {
+      ++run.hinted_traces;
+      // The worst first; among equals, the first trace as listed.
+      if (!run.policy_hint ||
+          outcome.hint->current_other_percent > run.policy_hint->current_other_percent) {
+        run.policy_hint = outcome.hint;
+        run.policy_hint_trace = PathToUtf8(traces[i]);
+      }
+    }
     if (outcome.error) errors.push_back(std::move(*outcome.error));
     for (std::string& warning : outcome.warnings) run.warnings.push_back(std::move(warning));
     if (outcome.partial) {

@@ -69,6 +69,7 @@ int RunRanksCommand(const RanksFlags& flags) {
   Result<RanksRun> run = RunRanks(options);
   if (!run.ok()) return Fail(run.status());
   PrintWarnings(run->warnings);
+  PrintJobPolicyHint(run->policy_hint, run->policy_hint_trace, run->hinted_traces);
   return EmitJob(run->report, flags.out);
 }
 

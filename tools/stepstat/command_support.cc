@@ -1,5 +1,7 @@
 #include "command_support.h"
 
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -65,6 +67,22 @@ int Emit(std::string_view text, const std::string& output) {
 void PrintPolicyHint(const std::optional<PolicyHint>& hint) {
   StopProgress();
   if (hint) std::fprintf(stderr, "stepstat: %s\n", OneLineMessage(hint->Message()).c_str());
+}
+
+void PrintJobPolicyHint(const std::optional<PolicyHint>& hint, const std::string& trace,
+                        size_t hinted_traces) {
+  StopProgress();
+  if (!hint) return;
+  // "hint: X % of kernel time ..." becomes "hint: TRACE (the worst of N traces over 30 %):
+  // X % of kernel time ...": one line for the job, not one per trace.
+  std::string message = hint->Message();
+  const std::string_view prefix = "hint: ";
+  if (message.rfind(prefix, 0) == 0) message.erase(0, prefix.size());
+  const std::string which = hinted_traces > 1 ? fmt::format(" (the worst of {} traces over {:g} %)",
+                                                            hinted_traces, kPolicyHintOtherPercent)
+                                              : std::string();
+  std::fprintf(stderr, "stepstat: %s\n",
+               OneLineMessage(fmt::format("hint: {}{}: {}", trace, which, message)).c_str());
 }
 
 }  // namespace stepstat::cli

@@ -44,5 +44,8 @@ int EmitStreamed(const std::function<void(const std::function<void(std::string_v
 
 /// Prints the engine's policy hint, if any, as "stepstat: hint: ..." on stderr.
 void PrintPolicyHint(const std::optional<PolicyHint>& hint);
+/// The job's one hint line: the worst trace's hint, named, and how many traces had one.
+void PrintJobPolicyHint(const std::optional<PolicyHint>& hint, const std::string& trace,
+                        size_t hinted_traces);
 
 }  // namespace stepstat::cli
