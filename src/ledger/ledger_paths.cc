@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/content_hash.h"
+#include "io/input_stream.h"
 #include "io/sources.h"
 #include "stepstat/ledger.h"
 #include "stepstat/platform.h"
@@ -83,31 +84,18 @@ std::optional<std::string> GitCommitOf(const fs::path& dir) {
 
 namespace {
 
-// Feeds one file's bytes to `hash`; their count. Through a mapping where the platform has
-// one (hashing then costs no copy), else through a read buffer.
+// Feeds one file's bytes to `hash`; their count. Read as the readers read a plain file (the
+// same OS calls and errors), into one reused buffer that stays in the cache.
 Result<uint64_t> HashFileBytes(const fs::path& file, ContentHash& hash) {
-  const std::string name = PathToUtf8(file);
-  if (Result<std::unique_ptr<ByteSource>> mapped = OpenMappedFile(file, name, size_t{2} << 20);
-      mapped.ok()) {
-    ByteSource& source = **mapped;
-    std::string_view view;
-    do {
-      ASSIGN_OR_RETURN(view, source.Next(view.size()));
-      hash.Update(view);
-    } while (!source.exhausted());
-    return source.offset() + view.size();
-  }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return Status::Error(fmt::format("{}: cannot read to hash it", name));
-  std::vector<char> buffer(size_t{1} << 20);
+  ASSIGN_OR_RETURN(std::unique_ptr<InputStream> stream, OpenFileStream(file, PathToUtf8(file)));
+  std::vector<char> buffer(kReadBufferBytes);
   uint64_t size = 0;
-  while (in) {
-    in.read(buffer.data(), std::streamsize(buffer.size()));
-    hash.Update(std::string_view(buffer.data(), size_t(in.gcount())));
-    size += uint64_t(in.gcount());
+  for (;;) {
+    ASSIGN_OR_RETURN(size_t got, stream->Read(buffer.data(), buffer.size()));
+    if (got == 0) return size;
+    hash.Update(std::string_view(buffer.data(), got));
+    size += got;
   }
-  if (in.bad()) return Status::Error(fmt::format("{}: read failed while hashing", name));
-  return size;
 }
 
 }  // namespace
