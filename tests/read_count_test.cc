@@ -153,15 +153,22 @@ TEST(ReadCounts, CsvPairWithNvtx) {
                            fs::file_size(dir / nvtx));
 }
 
+// A policy that leaves most kernel time in `other` (only norms are a component), so that
+// the policy hint speaks; written into `folder`.
+fs::path WriteNormsOnlyPolicy(const fs::path& folder) {
+  const fs::path policy = folder / "norms-only.toml";
+  std::ofstream(policy) << "[policy]\nname = \"norms-only\"\ndescription = \"n\"\n"
+                           "[[component]]\nname = \"norms\"\ndescription = \"n\"\n"
+                           "patterns = ['norm']\n";
+  return policy;
+}
+
 // A policy that leaves most kernel time in `other`: the policy hint's coverage comes from the
 // summary's own pass, not from a second read of the GPU trace (only one step's summary
 // reads the kernel names again: its pass saw one step).
 TEST(ReadCounts, CsvPairPolicyHintReadsNothingMore) {
   SynthRun run("hint", synth::SynthFormat::kCsv, /*nvtx=*/false);
-  const fs::path policy = run.base.parent_path() / "norms-only.toml";
-  std::ofstream(policy) << "[policy]\nname = \"norms-only\"\ndescription = \"n\"\n"
-                           "[[component]]\nname = \"norms\"\ndescription = \"n\"\n"
-                           "patterns = ['norm']\n";
+  const fs::path policy = WriteNormsOnlyPolicy(run.base.parent_path());
   const std::string gpu = run.files.gpu_trace.filename().string();
   const std::string exec = run.files.kern_exec_trace.filename().string();
   for (Command command : {Command::kSummarize, Command::kSummarizeDetails}) {
@@ -201,10 +208,7 @@ TEST(ReadCounts, ReportReadsOnlyWhatTheStepsRead) {
 
   // A policy that leaves most kernel time in `other`: the page says the policy hint, whose
   // coverage comes from the same pass (no read of the kernel names of its own).
-  const fs::path policy = run.base.parent_path() / "norms-only.toml";
-  std::ofstream(policy) << "[policy]\nname = \"norms-only\"\ndescription = \"n\"\n"
-                           "[[component]]\nname = \"norms\"\ndescription = \"n\"\n"
-                           "patterns = ['norm']\n";
+  const fs::path policy = WriteNormsOnlyPolicy(run.base.parent_path());
   options.run.policy = policy.string();
   StartCountingReads();
   Result<ReportResult> hinted = RunReport(options);

@@ -12,8 +12,9 @@
 namespace stepstat {
 
 /// RunSteps; with `timelines` not null, also the median and slowest steps' timelines
-/// (AnalyzeStepsWithTimelines), from one more read of the inputs; with `summary` too (not
-/// null), the whole trace's summary rides on the steps' passes (AnalyzeStepsDrawing).
+/// (AnalyzeStepsDrawing: from the steps' own passes for a CSV pair, else with one more read
+/// of the launch side); with `summary` too (not null), the whole trace's summary rides on
+/// the steps' passes.
 Result<StepsResult> RunStepsDrawing(const RunOptions& options, std::vector<StepTimeline>* timelines,
                                     SummaryAlongside* summary);
 

@@ -39,8 +39,8 @@ struct EarlyRead {
   std::vector<StepRoute> routes;  // empty: no early routes, the replay reads both sides
   ReadReport gpu;
   std::optional<ReadReport> launches;  // set: the launch side was read beside the residue pass
-  std::vector<size_t> kept_steps;      // the steps whose calls `kept` holds, in route order
-  std::vector<std::unique_ptr<KeptCallsSink>> kept;
+  std::vector<StepRoute> kept;         // each such step, into a KeptCallsSink of `keepers`
+  std::vector<std::unique_ptr<KeptCallsSink>> keepers;
 };
 
 bool SameRoutes(std::span<const StepRoute> a, std::span<const StepRoute> b) {
@@ -64,11 +64,12 @@ Result<std::vector<InputDetails>> ReplaySteps(const StepsInputs& inputs, const P
   const TraceInput* launches = plan.launch_step ? LaunchSource(inputs) : nullptr;
   if (launches && early.launches) {
     for (const StepRoute& route : routes) {
-      auto kept = std::find(early.kept_steps.begin(), early.kept_steps.end(), route.step);
-      if (kept == early.kept_steps.end()) {
+      auto kept = std::find_if(early.kept.begin(), early.kept.end(),
+                               [&route](const StepRoute& k) { return k.step == route.step; });
+      if (kept == early.kept.end()) {
         return Status::Error("internal error: a replay of a step whose calls were not kept");
       }
-      RETURN_IF_ERROR(early.kept[size_t(kept - early.kept_steps.begin())]->HandTo(*route.sink));
+      RETURN_IF_ERROR(early.keepers[size_t(kept - early.kept.begin())]->HandTo(*route.sink));
     }
     if (launches != &inputs.trace.gpu) read.push_back(InputDetailsOf(*launches, *early.launches));
   } else if (launches) {
@@ -117,24 +118,24 @@ Status Conclude(const StepsInputs& inputs, const Plan& plan, const Policy& polic
     };
   }
   // The early steps' launch calls are read beside the residue pass, on a second thread, when
-  // they come from a file of their own (an SQLite export's or Kineto trace's one reader
-  // serves both sides, and gains nothing from it): the replay then reads nothing.
+  // they come from a CSV file of their own: the replay then reads nothing. (An SQLite export
+  // or a Kineto trace is one file for both sides, and a Kineto input's parse is kept in
+  // TraceReads, which is not for two threads.)
   const TraceInput* launches = plan.launch_step ? LaunchSource(inputs) : nullptr;
   if (then && early && launches && launches != &inputs.trace.gpu &&
       launches->kind != InputKind::kKinetoJson && launches->kind != InputKind::kNsysSqlite) {
     // Which steps: the routes' sinks are thrown away, the residue pass asks for fresh ones.
-    for (const StepRoute& route : early(report)) early_read.kept_steps.push_back(route.step);
-  }
-  if (!early_read.kept_steps.empty()) {
-    std::vector<StepRoute> keep;
-    for (size_t step : early_read.kept_steps) {
-      early_read.kept.push_back(std::make_unique<KeptCallsSink>());
-      keep.push_back({step, early_read.kept.back().get()});
+    for (const StepRoute& route : early(report)) {
+      early_read.keepers.push_back(std::make_unique<KeptCallsSink>());
+      early_read.kept.push_back({route.step, early_read.keepers.back().get()});
     }
+  }
+  if (!early_read.kept.empty()) {
     // two_sides.h states the threads' contract. This thread runs the residue pass (its
-    // sinks, the early routes' sinks, the summary's spreads); the launch thread owns `keep`,
-    // the kept calls and its StepFilterSink, and calls plan.launch_step, which the residue
-    // pass does not (as in the steps' accumulation, where the two sides run the same way).
+    // sinks, the early routes' sinks, the summary's spreads); the launch thread owns the
+    // kept calls (`keepers`) and its StepFilterSink, and calls plan.launch_step, which the
+    // residue pass does not (as in the steps' accumulation, where the two sides run the same
+    // way).
     // Nothing couples the two sides (no meter): neither waits but the join, so `abort` has
     // nothing to release.
     Result<StepsResidue> residue = Status::Error("not run");
@@ -145,7 +146,7 @@ Status Conclude(const StepsInputs& inputs, const Plan& plan, const Policy& polic
           return residue.status();
         },
         [&] {
-          StepFilterSink calls(keep, plan.launch_step, nullptr);
+          StepFilterSink calls(early_read.kept, plan.launch_step, nullptr);
           launch_read = passes.reads.LaunchSide(*launches, calls);
           return launch_read.status();
         },
