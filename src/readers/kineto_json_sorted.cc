@@ -4,6 +4,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace stepstat::kineto {
@@ -53,7 +54,9 @@ struct CallRecord {
   int64_t tid;
   int64_t line;
   NameId api_name;
+  uint32_t unused = 0;  ///< no padding: runs encode every byte (RunCodec), so make it zero
 };
+static_assert(std::has_unique_object_representations_v<CallRecord>);
 
 using JoinedCall = SortedRecords::JoinedCall;
 

@@ -6,10 +6,19 @@
 // Memory: the buffer (SpillOptions::buffer_bytes) while collecting; while merging, one read
 // buffer per run (at most 64 KiB each, less when there are many runs: a run is a buffer's
 // worth of records, so the runs' count is the records' size over the buffer's).
+//
+// A run goes to the file narrow (RunCodec): each record as its 8-byte words, each word the
+// zigzag varint of its difference from the same word of the record before it in the run.
+// Neighbours in a sorted run differ little (times, sequence numbers, lines, the same stream
+// and name), so a 64-byte record takes ~15 bytes: writing a file costs fresh page-cache
+// memory, which on the project's machines costs more than the encoding
+// (bench/results/kineto-parallel-2026-12-05.md).
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <queue>
@@ -29,6 +38,57 @@ struct SpillOptions {
   std::filesystem::path temp_folder;
   /// When set, counts the runs written (tests check that a small buffer spills).
   int64_t* runs_written = nullptr;
+};
+
+/// A run's records to and from their narrow form (see the top of this file). Holds the
+/// record before, so one codec encodes or decodes one run, front to back.
+template <typename T>
+class RunCodec {
+ public:
+  static constexpr size_t kWords = (sizeof(T) + 7) / 8;
+  /// The most bytes one record takes.
+  static constexpr size_t kMaxBytes = kWords * 10;
+
+  /// Appends `record` at `out`, which has kMaxBytes free; returns the end.
+  char* Encode(const T& record, char* out) {
+    std::array<uint64_t, kWords> words{};
+    std::memcpy(words.data(), &record, sizeof(T));
+    for (size_t i = 0; i < kWords; ++i) {
+      const uint64_t delta = words[i] - prev_[i];
+      prev_[i] = words[i];
+      // Zigzag: small negative differences stay small.
+      uint64_t v = (delta << 1) ^ (0 - (delta >> 63));
+      while (v >= 0x80) {
+        *out++ = static_cast<char>(v | 0x80);
+        v >>= 7;
+      }
+      *out++ = static_cast<char>(v);
+    }
+    return out;
+  }
+
+  /// Decodes one record from [in, end); returns the end of what it read, or null when the
+  /// bytes end inside the record or a varint is too long (a damaged file).
+  const char* Decode(const char* in, const char* end, T& record) {
+    std::array<uint64_t, kWords> words{};
+    for (size_t i = 0; i < kWords; ++i) {
+      uint64_t v = 0;
+      for (int shift = 0;; shift += 7) {
+        if (in == end || shift > 63) return nullptr;
+        const auto byte = static_cast<uint8_t>(*in++);
+        v |= static_cast<uint64_t>(byte & 0x7F) << shift;
+        if (byte < 0x80) break;
+      }
+      const uint64_t delta = (v >> 1) ^ (0 - (v & 1));
+      prev_[i] += delta;
+      words[i] = prev_[i];
+    }
+    std::memcpy(static_cast<void*>(&record), words.data(), sizeof(T));  // trivially copyable
+    return in;
+  }
+
+ private:
+  std::array<uint64_t, kWords> prev_{};
 };
 
 /// Sorts records of a trivially copyable `T` by `Less`, which must order them totally (ties
@@ -67,10 +127,13 @@ class SpilledSorter {
     }
     if (!buffer_.empty()) RETURN_IF_ERROR(Spill());
     std::vector<T>().swap(buffer_);  // the runs hold everything now
+    std::vector<char>().swap(encoded_);
+    // Half of a run's share for its bytes as read, half for its records as decoded.
     const size_t per_run = std::clamp<size_t>(options_.buffer_bytes / runs_.size(), 4096, 65536);
-    const size_t records = std::max<size_t>(1, per_run / sizeof(T));
+    const size_t records = std::max<size_t>(1, per_run / 2 / sizeof(T));
     for (size_t i = 0; i < runs_.size(); ++i) {
       runs_[i].buffer.reserve(std::min<uint64_t>(records, runs_[i].count));
+      runs_[i].bytes.reserve(std::max(per_run / 2, 2 * Codec::kMaxBytes));
       ASSIGN_OR_RETURN(bool has, Refill(runs_[i]));
       if (has) heads_.push(i);
     }
@@ -105,11 +168,17 @@ class SpilledSorter {
   bool spilled() const { return !runs_.empty(); }
 
  private:
+  using Codec = RunCodec<T>;
   struct Run {
-    uint64_t offset = 0;  ///< in the file, bytes
-    uint64_t count = 0;   ///< records written: never more are read back
-    uint64_t read = 0;    ///< records read back so far
-    std::vector<T> buffer;
+    uint64_t offset = 0;   ///< in the file, bytes
+    uint64_t size = 0;     ///< bytes written: never more are read back
+    uint64_t count = 0;    ///< records written: never more are decoded
+    uint64_t read = 0;     ///< bytes read back so far
+    uint64_t decoded = 0;  ///< records decoded so far
+    Codec codec;
+    std::vector<char> bytes;  ///< read, not yet decoded from `taken` on
+    size_t taken = 0;
+    std::vector<T> buffer;  ///< decoded, handed out from `next` on
     size_t next = 0;
   };
 
@@ -133,7 +202,20 @@ class SpilledSorter {
     Run run;
     run.offset = file_->size();
     run.count = buffer_.size();
-    RETURN_IF_ERROR(file_->Append(buffer_.data(), buffer_.size() * sizeof(T)));
+    // Encoded and written a piece at a time: the encoded run is never whole in memory.
+    constexpr size_t kPiece = size_t{64} << 10;
+    encoded_.resize(kPiece + Codec::kMaxBytes);
+    Codec codec;
+    char* out = encoded_.data();
+    for (const T& record : buffer_) {
+      out = codec.Encode(record, out);
+      if (static_cast<size_t>(out - encoded_.data()) >= kPiece) {
+        RETURN_IF_ERROR(file_->Append(encoded_.data(), static_cast<size_t>(out - encoded_.data())));
+        out = encoded_.data();
+      }
+    }
+    RETURN_IF_ERROR(file_->Append(encoded_.data(), static_cast<size_t>(out - encoded_.data())));
+    run.size = file_->size() - run.offset;
     runs_.push_back(std::move(run));
     if (options_.runs_written != nullptr) ++*options_.runs_written;
     buffer_.clear();
@@ -142,15 +224,35 @@ class SpilledSorter {
 
   // The run's next records into its buffer; false when all it holds were read.
   Result<bool> Refill(Run& run) {
-    const uint64_t left = run.count - run.read;
+    const uint64_t left = run.count - run.decoded;
     if (left == 0) return false;
     const size_t count = static_cast<size_t>(std::min<uint64_t>(left, run.buffer.capacity()));
     run.buffer.resize(count);
-    RETURN_IF_ERROR(
-        file_->ReadAt(run.offset + run.read * sizeof(T), run.buffer.data(), count * sizeof(T)));
-    run.read += count;
+    for (size_t i = 0; i < count; ++i) {
+      if (run.bytes.size() - run.taken < Codec::kMaxBytes && run.read < run.size) {
+        // Keep the bytes not yet decoded, then read as many more as fit.
+        const size_t kept = run.bytes.size() - run.taken;
+        std::memmove(run.bytes.data(), run.bytes.data() + run.taken, kept);
+        const size_t more = static_cast<size_t>(
+            std::min<uint64_t>(run.size - run.read, run.bytes.capacity() - kept));
+        run.bytes.resize(kept + more);
+        RETURN_IF_ERROR(file_->ReadAt(run.offset + run.read, run.bytes.data() + kept, more));
+        run.read += more;
+        run.taken = 0;
+      }
+      const char* begin = run.bytes.data() + run.taken;
+      const char* end = run.codec.Decode(begin, run.bytes.data() + run.bytes.size(), run.buffer[i]);
+      if (end == nullptr) return TempFileDamaged();
+      run.taken += static_cast<size_t>(end - begin);
+    }
+    run.decoded += count;
     run.next = 0;
     return true;
+  }
+
+  Status TempFileDamaged() const {
+    return Status::Error(file_->path().string() +
+                         ": a temporary file read back differs from what was written");
   }
 
   SpillOptions options_;
@@ -158,6 +260,7 @@ class SpilledSorter {
   std::vector<T> buffer_;
   size_t next_ = 0;  ///< the next record of an in-memory sort to hand out
   std::unique_ptr<TempFile> file_;
+  std::vector<char> encoded_;  ///< a piece of a run being written
   std::vector<Run> runs_;
   std::priority_queue<size_t, std::vector<size_t>, HeadAfter> heads_{HeadAfter{&runs_}};
 };
