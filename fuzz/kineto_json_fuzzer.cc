@@ -1,7 +1,8 @@
 // The Kineto (PyTorch profiler) JSON reader on arbitrary documents, in memory. Checks: ops,
 // calls and ranges keep trace.h's promises and arrive sorted by start as kineto_json.h says;
 // errors follow the message rules; the input text is left as it was; sorting through
-// spilled runs (a buffer of a few records) gives what the in-memory sort gives, byte for byte.
+// spilled runs (a buffer of a few records) gives what the in-memory sort gives, byte for byte,
+// with the document cut into chunks of ~64 bytes where it can be, parsed on two threads.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -20,7 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string spilled_json = original;
   stepstat::fuzz::CheckingSink spilled_sink(/*sorted=*/true);
   stepstat::Result<stepstat::ReadReport> spilled = stepstat::kineto::ParseKinetoJsonWith(
-      spilled_json, "fuzz.json", spilled_sink, stepstat::SpillOptions{200, {}, nullptr});
+      spilled_json, "fuzz.json", spilled_sink, stepstat::SpillOptions{200, {}, nullptr},
+      stepstat::kineto::ChunkOptions{64, 2});
   FUZZ_CHECK(spilled.ok() == report.ok());
   if (!report.ok()) FUZZ_CHECK(spilled.status().message() == report.status().message());
   if (report.ok()) FUZZ_CHECK(spilled_sink.digest() == sink.digest());

@@ -139,17 +139,19 @@ Result<ReadReport> ParseKinetoJson(std::string& json, std::string_view display_n
 namespace kineto {
 
 Result<ReadReport> ParseKinetoJsonWith(std::string& json, std::string_view display_name,
-                                       TraceSink& sink, const SpillOptions& spill) {
+                                       TraceSink& sink, const SpillOptions& spill,
+                                       const ChunkOptions& chunks) {
   // simdjson reads past the end; zero the padding so those reads see defined bytes.
   const size_t size = json.size();
   json.resize(size + simdjson::SIMDJSON_PADDING, '\0');
   json.resize(size);
-  return ParsePaddedJson(json, json.capacity(), display_name, sink, {}, spill);
+  return ParsePaddedJson(json, json.capacity(), display_name, sink, {}, spill, chunks);
 }
 
 Result<ReadReport> ParsePaddedJson(std::string_view json, size_t readable_size,
                                    std::string_view display_name, TraceSink& sink,
-                                   const DocumentWindow& window, const SpillOptions& spill) {
+                                   const DocumentWindow& window, const SpillOptions& spill,
+                                   const ChunkOptions& chunks) {
   StringPool pool;
   kineto::Records records;
   auto sorted = std::make_unique<SortedRecords>(spill, display_name);
@@ -160,7 +162,7 @@ Result<ReadReport> ParsePaddedJson(std::string_view json, size_t readable_size,
     spill_status = sorted->Take(chunk);
     return spill_status;
   };
-  if (!kineto::ParseEventsInChunks(json, display_name, pool, records, window, drain).ok()) {
+  if (!kineto::ParseEventsInChunks(json, display_name, pool, records, window, drain, chunks).ok()) {
     RETURN_IF_ERROR(spill_status);
     records = kineto::Records();
     sorted = std::make_unique<SortedRecords>(spill, display_name);

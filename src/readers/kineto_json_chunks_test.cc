@@ -176,5 +176,112 @@ TEST(KinetoChunks, ErrorsDeepInALargeDocumentNameTheirLine) {
   EXPECT_THAT(report.status().message(), HasSubstr("t.json:" + std::to_string(line) + ":"));
 }
 
+// The parse threads hand their chunks back in file order whatever their number and however
+// small the chunks (thousands of hand-offs): the records, names, devices and lines are the
+// whole parse's, both when they pile up in `records` and when a drain takes each chunk's.
+TEST(KinetoChunks, ParseThreadsGiveTheWholeParsesRecords) {
+  std::string json = ChunkableTrace(6 << 20, /*compact=*/false);
+  const size_t size = json.size();
+  json.append(simdjson::SIMDJSON_PADDING, '\0');
+  std::string_view document(json.data(), size);
+  StringPool whole_pool;
+  kineto::Records whole;
+  ASSERT_TRUE(kineto::ParseEvents(json.data(), size, json.size(), {document, 0}, "t.json",
+                                  whole_pool, whole)
+                  .ok());
+  kineto::LineCursor cursor;
+  kineto::OffsetsToLines(document, whole, 0, 0, 0, cursor);
+  for (int threads : {1, 2, 3}) {
+    for (size_t chunk_bytes : {size_t{4} << 10, size_t{256} << 10}) {
+      SCOPED_TRACE(std::to_string(threads) + " threads, chunks of " + std::to_string(chunk_bytes));
+      const kineto::ChunkOptions options{chunk_bytes, threads};
+      StringPool pool;
+      kineto::Records records;
+      Status status =
+          kineto::ParseEventsInChunks(document, "t.json", pool, records, {}, {}, options);
+      ASSERT_TRUE(status.ok()) << status.message();
+      EXPECT_TRUE(records.lines_resolved);
+      ExpectSameRecords(whole, records, whole_pool, pool);
+
+      StringPool drained_pool;
+      kineto::Records drained, taken;
+      int64_t drains = 0;
+      auto drain = [&](kineto::Records& chunk) {
+        ++drains;
+        taken.ops.insert(taken.ops.end(), chunk.ops.begin(), chunk.ops.end());
+        taken.calls.insert(taken.calls.end(), chunk.calls.begin(), chunk.calls.end());
+        taken.ranges.insert(taken.ranges.end(), chunk.ranges.begin(), chunk.ranges.end());
+        chunk.ops.clear();
+        chunk.calls.clear();
+        chunk.ranges.clear();
+        return Status::Ok();
+      };
+      ASSERT_TRUE(
+          kineto::ParseEventsInChunks(document, "t.json", drained_pool, drained, {}, drain, options)
+              .ok());
+      EXPECT_TRUE(drained.ops.empty());
+      EXPECT_GT(drains, static_cast<int64_t>(size / chunk_bytes / 2));
+      taken.device_keys = drained.device_keys;
+      taken.device_names = drained.device_names;
+      taken.base_time_ns = drained.base_time_ns;
+      taken.events = drained.events;
+      taken.saw_decimal_time = drained.saw_decimal_time;
+      ExpectSameRecords(whole, taken, whole_pool, drained_pool);
+    }
+  }
+}
+
+// A bad event in a late chunk: the chunks before it are drained in order (as one thread
+// would) and no chunk after it; the parse fails, and the reader's message (from the whole
+// parse it then falls back to) names the same line whatever the threads and chunks.
+TEST(KinetoChunks, AnErrorInALateChunkNamesTheSameLineOnEveryThreadCount) {
+  std::string json = ChunkableTrace(6 << 20, /*compact=*/false);
+  const size_t at = json.find("\"dur\": 3", json.size() * 9 / 10);
+  ASSERT_NE(at, std::string::npos);
+  json.replace(at, 9, "\"dur\": -3");
+  const int64_t line = kineto::LineAt(json, at);
+  std::string copy = json;
+  CollectingSink whole_sink;
+  Result<ReadReport> whole = kineto::ParseKinetoJsonWith(copy, "t.json", whole_sink, {},
+                                                         kineto::ChunkOptions{size_t{1} << 30, 1});
+  ASSERT_FALSE(whole.ok());
+  EXPECT_THAT(whole.status().message(), HasSubstr("t.json:" + std::to_string(line) + ":"));
+  const size_t size = json.size();
+  for (int threads : {1, 2, 3}) {
+    for (size_t chunk_bytes : {size_t{4} << 10, size_t{256} << 10}) {
+      SCOPED_TRACE(std::to_string(threads) + " threads, chunks of " + std::to_string(chunk_bytes));
+      const kineto::ChunkOptions options{chunk_bytes, threads};
+      json.append(simdjson::SIMDJSON_PADDING, '\0');
+      StringPool pool;
+      kineto::Records records;
+      int64_t last_line = 0;
+      bool in_order = true;
+      auto drain = [&](kineto::Records& chunk) {
+        for (const GpuOp& op : chunk.ops) {
+          in_order = in_order && op.line > last_line;
+          last_line = op.line;
+        }
+        chunk.ops.clear();
+        chunk.calls.clear();
+        chunk.ranges.clear();
+        return Status::Ok();
+      };
+      EXPECT_FALSE(kineto::ParseEventsInChunks(std::string_view(json.data(), size), "t.json", pool,
+                                               records, {}, drain, options)
+                       .ok());
+      EXPECT_TRUE(in_order);
+      // Every op before the bad event's chunk, none at or after the bad line.
+      EXPECT_LT(last_line, line);
+      EXPECT_GT(last_line, line - static_cast<int64_t>(2 * chunk_bytes / 20));
+      json.resize(size);
+
+      CollectingSink sink;
+      Result<ReadReport> chunked = kineto::ParseKinetoJsonWith(json, "t.json", sink, {}, options);
+      ASSERT_FALSE(chunked.ok());
+      EXPECT_EQ(chunked.status().message(), whole.status().message());
+    }
+  }
+}
+
 }  // namespace
 }  // namespace stepstat

@@ -45,7 +45,8 @@ Result<ReadReport> ReadKinetoJson(const std::filesystem::path& path, std::string
 
 Result<ReadReport> kineto::ReadKinetoJsonWith(const std::filesystem::path& path,
                                               std::string_view display_name, TraceSink& sink,
-                                              const SpillOptions& spill) {
+                                              const SpillOptions& spill,
+                                              const ChunkOptions& chunks) {
   Result<std::unique_ptr<PaddedFileMap>> mapped =
       PaddedFileMap::Open(path, display_name, simdjson::SIMDJSON_PADDING);
   if (mapped.ok() && !LooksCompressed(mapped.value()->bytes())) {
@@ -56,7 +57,7 @@ Result<ReadReport> kineto::ReadKinetoJsonWith(const std::filesystem::path& path,
     window.ahead = [&map](size_t begin, size_t end) { map.Prefetch(begin, end); };
     window.behind = [&map](size_t end) { map.Release(0, end); };
     return kineto::ParsePaddedJson(map.bytes(), map.readable_size(), display_name, sink, window,
-                                   spill);
+                                   spill, chunks);
   }
   ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenByteSource(path, display_name));
   std::error_code ec;
