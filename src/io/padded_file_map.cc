@@ -21,12 +21,13 @@
 namespace stepstat {
 
 PaddedFileMap::PaddedFileMap(const char* data, size_t size, size_t readable, size_t mapped,
-                             size_t page, std::unique_ptr<FileProgress> progress)
+                             size_t page, std::unique_ptr<FileProgress> progress, int fd)
     : data_(data),
       size_(size),
       readable_(readable),
       mapped_(mapped),
       page_(page),
+      fd_(fd),
       progress_(std::move(progress)) {}
 
 // A parser prefetches the window it is about to read: its progress through the file.
@@ -96,6 +97,8 @@ PaddedFileMap::~PaddedFileMap() {
 // scan, so Windows reads ahead).
 void PaddedFileMap::Prefetch(size_t, size_t end) const { CountPrefetch(end); }
 
+bool PaddedFileMap::ReadAt(size_t, char*, size_t) const { return false; }
+
 void PaddedFileMap::Release(size_t begin, size_t end) const {
   end = std::min(end, size_) / page_ * page_;  // pages wholly inside only
   begin = (begin + page_ - 1) / page_ * page_;
@@ -149,13 +152,29 @@ Result<std::unique_ptr<PaddedFileMap>> PaddedFileMap::Open(const std::filesystem
     }
     ::madvise(file, size, MADV_SEQUENTIAL);
   }
-  ::close(fd);           // the mapping keeps the file
   CountWholeRead(path);  // mapped to be parsed whole
+  // The descriptor stays open for ReadAt (closed with the mapping).
   return std::unique_ptr<PaddedFileMap>(new PaddedFileMap(
-      static_cast<const char*>(reserved), size, mapped, mapped, page, OpenFileProgress(path)));
+      static_cast<const char*>(reserved), size, mapped, mapped, page, OpenFileProgress(path), fd));
 }
 
-PaddedFileMap::~PaddedFileMap() { ::munmap(const_cast<char*>(data_), mapped_); }
+PaddedFileMap::~PaddedFileMap() {
+  ::munmap(const_cast<char*>(data_), mapped_);
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool PaddedFileMap::ReadAt(size_t offset, char* out, size_t size) const {
+  if (fd_ < 0 || offset > size_ || size > size_ - offset) return false;
+  while (size > 0) {
+    const ssize_t got = ::pread(fd_, out, size, static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;  // an error, or the file shrank
+    out += got;
+    offset += static_cast<size_t>(got);
+    size -= static_cast<size_t>(got);
+  }
+  return true;
+}
 
 void PaddedFileMap::Prefetch(size_t begin, size_t end) const {
   CountPrefetch(end);
@@ -189,6 +208,7 @@ Result<std::unique_ptr<PaddedFileMap>> PaddedFileMap::Open(const std::filesystem
 PaddedFileMap::~PaddedFileMap() = default;
 void PaddedFileMap::Prefetch(size_t, size_t end) const { CountPrefetch(end); }
 void PaddedFileMap::Release(size_t, size_t) const {}
+bool PaddedFileMap::ReadAt(size_t, char*, size_t) const { return false; }
 
 #endif
 

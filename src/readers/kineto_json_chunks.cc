@@ -1,8 +1,9 @@
 // ParseEventsInChunks: the "traceEvents" array a few MiB at a time, on parse threads. A
 // whole-document parse gives simdjson an index of 4 bytes per JSON token (~0.9 GB for a 1 GiB
 // trace), and touching that much fresh memory cost several times the parse itself
-// (bench/results/readers-*.md). Each chunk is copied into its parse thread's buffer between a
-// made-up head and tail so that it is a JSON document of its own:
+// (bench/results/readers-*.md). Each chunk is read (DocumentWindow::read: from the file, not
+// through the mapping) or copied into its parse thread's buffer between a made-up head and
+// tail so that it is a JSON document of its own:
 //   first:  <document up to the cut>]}
 //   middle: {"traceEvents": [<events between two cuts>]}
 //   last:   {"traceEvents": [<the rest of the document>
@@ -23,7 +24,9 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <cstring>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -134,6 +137,9 @@ class ChunkedParse {
   }
 
  private:
+  // The most bytes a chunk spans: the last takes up to half a chunk more.
+  size_t MaxChunk() const { return chunk_bytes_ + chunk_bytes_ / 2; }
+
   // Chunk `index` from the position `next_begin_`; under the lock.
   std::optional<Chunk> CutNext() {
     Chunk chunk;
@@ -157,9 +163,9 @@ class ChunkedParse {
 
   void ParseThread(int parser) {
     StringPool names;  // this thread's; the consumer renumbers into the reader's
-    std::string buffer;
-    buffer.reserve(chunk_bytes_ + chunk_bytes_ / 2 + kHead.size() + kTail.size() +
-                   simdjson::SIMDJSON_PADDING);
+    // Not zeroed: only what a chunk writes is read.
+    std::unique_ptr<char[]> buffer(
+        new char[kHead.size() + MaxChunk() + kTail.size() + simdjson::SIMDJSON_PADDING]);
     for (;;) {
       Slot* slot = nullptr;
       {
@@ -196,7 +202,7 @@ class ChunkedParse {
   }
 
   // Parses the slot's chunk into it (outside the lock: the slot is this thread's).
-  bool Parse(int parser, StringPool& names, std::string& buffer, Slot& slot) {
+  bool Parse(int parser, StringPool& names, const std::unique_ptr<char[]>& buffer, Slot& slot) {
     const Chunk& chunk = slot.chunk;
     Records& records = slot.records;
     records.ops.clear();
@@ -207,29 +213,49 @@ class ChunkedParse {
     records.base_time_ns.reset();
     records.events = 0;
     records.saw_decimal_time = false;
-    buffer.clear();
-    if (chunk.index != 0) buffer += kHead;
-    const int64_t shift = static_cast<int64_t>(chunk.begin) - static_cast<int64_t>(buffer.size());
-    buffer += chunk.body;
-    if (!chunk.last) buffer += kTail;
-    const size_t size = buffer.size();
-    buffer.append(simdjson::SIMDJSON_PADDING, '\0');
+    // The whole chunk (the events, and the blanks and ',' after them, whose lines count),
+    // read from the file when the document's owner offers it, else copied from its memory;
+    // the buffer is never zero-filled first (it would cost as much as the copy).
+    const size_t chunk_size = chunk.end - chunk.begin;
+    if (chunk_size > MaxChunk()) return false;
+    char* const text = buffer.get();
+    size_t size = 0;
+    if (chunk.index != 0) {
+      kHead.copy(text, kHead.size());
+      size = kHead.size();
+    }
+    const int64_t shift = static_cast<int64_t>(chunk.begin) - static_cast<int64_t>(size);
+    const size_t body_at = size;
+    if (!window_.read || !window_.read(chunk.begin, text + body_at, chunk_size)) {
+      document_.copy(text + body_at, chunk_size, chunk.begin);
+    }
+    // Lines counted from the chunk's start, while it is in cache: the consumer adds the
+    // lines before it.
+    slot.newlines = CountNewlines(std::string_view(text + body_at, chunk_size));
+    size = body_at + chunk.body.size();
+    if (!chunk.last) {
+      kTail.copy(text + size, kTail.size());
+      size += kTail.size();
+    }
+    std::memset(text + size, 0, simdjson::SIMDJSON_PADDING);
     const size_t names_before = names.size();
     TextShape shape;
-    if (!ParseEvents(buffer.data(), size, buffer.size(), {document_, shift}, display_name_, names,
-                     records, &shape)
+    if (!ParseEvents(text, size, size + simdjson::SIMDJSON_PADDING, {document_, shift},
+                     display_name_, names, records, &shape)
              .ok()) {
       return false;
     }
     if (shape.event_arrays != 1) return false;
     // The one array must close at the made-up ']', right before the made-up '}'.
     if (!chunk.last && shape.events_end != size - 1) return false;
-    // Lines now, while this part of the document is still in cache, counted from the
-    // chunk's start: the consumer adds the lines before it.
-    LineCursor cursor{chunk.begin, 1};
-    OffsetsToLines(document_, records, 0, 0, 0, cursor);
-    slot.newlines = cursor.line - 1 +
-                    CountNewlines(document_.substr(cursor.scanned, chunk.end - cursor.scanned));
+    // The records' byte offsets (all inside the events) as lines of the chunk.
+    const std::string_view events(text + body_at, chunk.body.size());
+    const auto begin = static_cast<int64_t>(chunk.begin);
+    for (GpuOp& op : records.ops) op.line -= begin;
+    for (LaunchCall& call : records.calls) call.line -= begin;
+    for (CpuRange& range : records.ranges) range.line -= begin;
+    LineCursor cursor;
+    OffsetsToLines(events, records, 0, 0, 0, cursor);
     slot.parser = parser;
     slot.first_new_name = names_before;
     slot.new_names.clear();

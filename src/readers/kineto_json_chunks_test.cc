@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <atomic>
 #include <string>
 #include <utility>
 #include <vector>
@@ -229,6 +230,37 @@ TEST(KinetoChunks, ParseThreadsGiveTheWholeParsesRecords) {
       ExpectSameRecords(whole, taken, whole_pool, drained_pool);
     }
   }
+}
+
+// A window that reads the chunks (as from the file) gives the records of one that does not,
+// and so does one whose reads fail (the chunks are then copied from the document); the
+// reads cover the document once, in chunks, from both threads.
+TEST(KinetoChunks, ChunksReadThroughTheWindowGiveTheSameRecords) {
+  std::string json = ChunkableTrace(3 << 20, /*compact=*/false);
+  const std::string file = json;  // what the reads copy from
+  json.append(simdjson::SIMDJSON_PADDING, '\0');
+  std::string_view document(json.data(), file.size());
+  const kineto::ChunkOptions options{size_t{64} << 10, 2};
+  StringPool plain_pool, read_pool, failing_pool;
+  kineto::Records plain, read, failing;
+  ASSERT_TRUE(
+      kineto::ParseEventsInChunks(document, "t.json", plain_pool, plain, {}, {}, options).ok());
+  std::atomic<size_t> bytes_read{0};
+  kineto::DocumentWindow window;
+  window.read = [&](size_t offset, char* out, size_t size) {
+    file.copy(out, size, offset);
+    bytes_read += size;
+    return true;
+  };
+  ASSERT_TRUE(
+      kineto::ParseEventsInChunks(document, "t.json", read_pool, read, window, {}, options).ok());
+  EXPECT_EQ(bytes_read.load(), file.size());
+  ExpectSameRecords(plain, read, plain_pool, read_pool);
+  window.read = [](size_t, char*, size_t) { return false; };
+  ASSERT_TRUE(
+      kineto::ParseEventsInChunks(document, "t.json", failing_pool, failing, window, {}, options)
+          .ok());
+  ExpectSameRecords(plain, failing, plain_pool, failing_pool);
 }
 
 // A bad event in a late chunk: the chunks before it are drained in order (as one thread

@@ -54,13 +54,17 @@ void OffsetsToLines(std::string_view document, Records& records, size_t first_op
 struct DocumentWindow {
   std::function<void(size_t begin, size_t end)> ahead;
   std::function<void(size_t end)> behind;
+  /// When set, the chunked parse copies a chunk's bytes [offset, offset + size) with it
+  /// rather than from the document's memory (reading a file costs less than mapping its
+  /// pages in and out); false: copy from the document. Called from several threads at once.
+  std::function<bool(size_t offset, char* out, size_t size)> read;
 };
 
 /// How a large document is cut and parsed (tests make chunks small to have many).
 struct ChunkOptions {
   /// About how many bytes of the document each chunk holds (cut at an event's line). Each
   /// parse thread has a simdjson index of ~4 bytes per byte of its chunk: two threads on
-  /// 2 MiB chunks hold what one did on 4 MiB (peak RSS 48 MB at 521 MB, as before).
+  /// 2 MiB chunks hold what one did on 4 MiB (bench/results/kineto-parallel-2026-12-05.md).
   size_t chunk_bytes = size_t{2} << 20;
   /// Threads parsing chunks beside the caller's; 0: one per core, at most two.
   int parse_threads = 0;

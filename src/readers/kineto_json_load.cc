@@ -51,10 +51,22 @@ Result<ReadReport> kineto::ReadKinetoJsonWith(const std::filesystem::path& path,
       PaddedFileMap::Open(path, display_name, simdjson::SIMDJSON_PADDING);
   if (mapped.ok() && !LooksCompressed(mapped.value()->bytes())) {
     const PaddedFileMap& map = *mapped.value();
-    // Pages mapped in a chunk ahead and dropped behind: resident memory holds a window of
-    // the file, not all of it.
+    // Chunks are read from the file into the parse buffers (where the OS offers it), so
+    // their pages are not mapped in: the mapping serves the cuts, the whole parse a failed
+    // cut falls back to, and the rare views that outlive a chunk. What is mapped is dropped
+    // behind the parse: resident memory holds a window of the file, not all of it.
     kineto::DocumentWindow window;
-    window.ahead = [&map](size_t begin, size_t end) { map.Prefetch(begin, end); };
+    window.read = [&map](size_t offset, char* out, size_t size) {
+      return map.ReadAt(offset, out, size);
+    };
+    const bool reads = map.ReadAt(0, nullptr, 0);  // a read of nothing: whether it reads
+    window.ahead = [&map, reads](size_t begin, size_t end) {
+      if (reads) {
+        map.CountRead(end);
+      } else {
+        map.Prefetch(begin, end);
+      }
+    };
     window.behind = [&map](size_t end) { map.Release(0, end); };
     return kineto::ParsePaddedJson(map.bytes(), map.readable_size(), display_name, sink, window,
                                    spill, chunks);

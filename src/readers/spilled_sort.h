@@ -4,8 +4,9 @@
 // When every record fits in the buffer, no file is written and the sort is in memory.
 //
 // Memory: the buffer (SpillOptions::buffer_bytes) while collecting; while merging, one read
-// buffer per run (at most 64 KiB each, less when there are many runs: a run is a buffer's
-// worth of records, so the runs' count is the records' size over the buffer's).
+// buffer per run (at most 16 KiB each, less when there are many runs: a run is a buffer's
+// worth of records, so the runs' count is the records' size over the buffer's). 16 KiB of
+// narrow records is ~1,000 records: larger buffers only made peak RSS grow with the runs.
 //
 // A run goes to the file narrow (RunCodec): each record as its 8-byte words, each word the
 // zigzag varint of its difference from the same word of the record before it in the run.
@@ -129,7 +130,7 @@ class SpilledSorter {
     std::vector<T>().swap(buffer_);  // the runs hold everything now
     std::vector<char>().swap(encoded_);
     // Half of a run's share for its bytes as read, half for its records as decoded.
-    const size_t per_run = std::clamp<size_t>(options_.buffer_bytes / runs_.size(), 4096, 65536);
+    const size_t per_run = std::clamp<size_t>(options_.buffer_bytes / runs_.size(), 4096, 16384);
     const size_t records = std::max<size_t>(1, per_run / 2 / sizeof(T));
     for (size_t i = 0; i < runs_.size(); ++i) {
       runs_[i].buffer.reserve(std::min<uint64_t>(records, runs_[i].count));
