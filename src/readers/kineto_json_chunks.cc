@@ -229,10 +229,12 @@ class ChunkedParse {
     if (!window_.read || !window_.read(chunk.begin, text + body_at, chunk_size)) {
       document_.copy(text + body_at, chunk_size, chunk.begin);
     }
-    // Lines counted from the chunk's start, while it is in cache: the consumer adds the
-    // lines before it.
-    slot.newlines = CountNewlines(std::string_view(text + body_at, chunk_size));
-    size = body_at + chunk.body.size();
+    // The newlines after the events (before the tail overwrites them); those in the events
+    // are counted with the records' lines below, in one pass.
+    const size_t events_size = chunk.body.size();
+    const int64_t newlines_after =
+        CountNewlines(std::string_view(text + body_at + events_size, chunk_size - events_size));
+    size = body_at + events_size;
     if (!chunk.last) {
       kTail.copy(text + size, kTail.size());
       size += kTail.size();
@@ -248,14 +250,16 @@ class ChunkedParse {
     if (shape.event_arrays != 1) return false;
     // The one array must close at the made-up ']', right before the made-up '}'.
     if (!chunk.last && shape.events_end != size - 1) return false;
-    // The records' byte offsets (all inside the events) as lines of the chunk.
-    const std::string_view events(text + body_at, chunk.body.size());
+    // The records' byte offsets (all inside the events) as lines counted from the chunk's
+    // start, while it is in cache; the consumer adds the lines before it.
+    const std::string_view events(text + body_at, events_size);
     const auto begin = static_cast<int64_t>(chunk.begin);
     for (GpuOp& op : records.ops) op.line -= begin;
     for (LaunchCall& call : records.calls) call.line -= begin;
     for (CpuRange& range : records.ranges) range.line -= begin;
     LineCursor cursor;
     OffsetsToLines(events, records, 0, 0, 0, cursor);
+    slot.newlines = cursor.line - 1 + CountNewlines(events.substr(cursor.scanned)) + newlines_after;
     slot.parser = parser;
     slot.first_new_name = names_before;
     slot.new_names.clear();
