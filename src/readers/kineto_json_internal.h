@@ -131,6 +131,10 @@ Status ParseEventsInChunks(std::string_view document, std::string_view display_n
 /// ParseScaledDecimal. Sets `has_fraction` when the text has a '.'.
 std::optional<int64_t> SimpleMicrosToNs(std::string_view text, bool& has_fraction);
 
+/// SimpleMicrosToNs with the ns in `ns` and false for nullopt: what the parse calls (an
+/// optional returned through the stack stalled on store forwarding at every call).
+bool MicrosToNsIfSimple(std::string_view text, bool& has_fraction, int64_t& ns);
+
 /// Number of '\n' bytes in `text`.
 int64_t CountNewlines(std::string_view text);
 
