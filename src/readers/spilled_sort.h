@@ -74,11 +74,16 @@ class RunCodec {
     std::array<uint64_t, kWords> words{};
     for (size_t i = 0; i < kWords; ++i) {
       uint64_t v = 0;
-      for (int shift = 0;; shift += 7) {
-        if (in == end || shift > 63) return nullptr;
-        const auto byte = static_cast<uint8_t>(*in++);
-        v |= static_cast<uint64_t>(byte & 0x7F) << shift;
-        if (byte < 0x80) break;
+      // Most differences fit one byte: those take one test instead of the loop's three.
+      if (in != end && static_cast<uint8_t>(*in) < 0x80) {
+        v = static_cast<uint8_t>(*in++);
+      } else {
+        for (int shift = 0;; shift += 7) {
+          if (in == end || shift > 63) return nullptr;
+          const auto byte = static_cast<uint8_t>(*in++);
+          v |= static_cast<uint64_t>(byte & 0x7F) << shift;
+          if (byte < 0x80) break;
+        }
       }
       const uint64_t delta = (v >> 1) ^ (0 - (v & 1));
       prev_[i] += delta;
