@@ -383,6 +383,19 @@ TEST(SpilledSorter, NarrowRunsGiveBackEveryBit) {
   RunCodec<std::array<int64_t, 2>> truncated;
   const char bytes[3] = {'\x80', '\x80', '\x80'};
   EXPECT_EQ(truncated.Decode(bytes, bytes + 3, cut), nullptr);
+  // One-byte varints take a shortcut: a record cut after its first word, and a varint of
+  // 11 bytes after a one-byte one, are still damage.
+  const char one_word[1] = {'\x02'};
+  RunCodec<std::array<int64_t, 2>> cut_after_one;
+  EXPECT_EQ(cut_after_one.Decode(one_word, one_word + 1, cut), nullptr);
+  std::string too_long = std::string(1, '\x02') + std::string(10, '\x80') + '\x01';
+  RunCodec<std::array<int64_t, 2>> overlong;
+  EXPECT_EQ(overlong.Decode(too_long.data(), too_long.data() + too_long.size(), cut), nullptr);
+  std::string ten_bytes = std::string(1, '\x02') + std::string(9, '\x80') + '\x01';
+  RunCodec<std::array<int64_t, 2>> longest;
+  EXPECT_EQ(longest.Decode(ten_bytes.data(), ten_bytes.data() + ten_bytes.size(), cut),
+            ten_bytes.data() + ten_bytes.size());
+  EXPECT_EQ(cut[0], 1);  // zigzag 2 -> 1
 
   const fs::path folder = EmptyFolder("narrow");
   int64_t runs = 0;
