@@ -1,7 +1,8 @@
 // The nsys CSV readers (cuda_gpu_trace, cuda_kern_exec_trace, cuda_api_trace) over arbitrary
 // bytes. The first byte picks the reader and a window size. Checks: ops and calls keep the
 // promises of trace.h (CheckingSink); errors follow the message rules; reading the bytes
-// whole and a few at a time gives the same ops, calls, report and error.
+// whole and a few at a time gives the same ops, calls, report and error, and so does
+// reading them whole with every row on the checked path (no FastRowPlan walk).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -15,11 +16,12 @@ namespace {
 
 constexpr std::string_view kName = "fuzz.csv";
 
-std::string Read(int reader, stepstat::ByteSource& source) {
+std::string Read(int reader, stepstat::ByteSource& source, bool fast_walk = true) {
   stepstat::fuzz::CheckingSink sink;
+  const stepstat::CsvRowWalk walk{fast_walk, nullptr};
   stepstat::Result<stepstat::ReadReport> report =
-      reader == 0   ? stepstat::ReadNsysGpuTrace(source, kName, sink)
-      : reader == 1 ? stepstat::ReadNsysKernExecTrace(source, kName, sink)
+      reader == 0   ? stepstat::ReadNsysGpuTrace(source, kName, sink, walk)
+      : reader == 1 ? stepstat::ReadNsysKernExecTrace(source, kName, sink, walk)
                     : stepstat::ReadNsysApiTrace(source, kName, sink);
   if (!report.ok()) {
     stepstat::fuzz::CheckErrorMessage(report.status(), kName);
@@ -45,6 +47,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (reference != windowed) {
     std::fprintf(stderr, "whole vs %zu-byte windows differ:\n%s\nvs\n%s\n", chunk,
                  reference.substr(0, 500).c_str(), windowed.substr(0, 500).c_str());
+    std::abort();
+  }
+  auto again = stepstat::MemoryByteSource(input);
+  std::string checked = Read(reader, *again, false);
+  if (reference != checked) {
+    std::fprintf(stderr, "the fast walk and the checked path differ:\n%s\nvs\n%s\n",
+                 reference.substr(0, 500).c_str(), checked.substr(0, 500).c_str());
     std::abort();
   }
   return 0;
