@@ -228,6 +228,11 @@ TEST(CsvFastWalk, OddRowsReadAsTheCheckedPathReadsThem) {
   ExpectOddRow("1.5,2,3,4,5,6,7,8,9,0" + names, Taken::kWalked);
   ExpectOddRow("1e3,2,3,4,5,6,7,8,9,0" + names, Taken::kWalked);
   ExpectOddRow(" 1 ,2,3,4,5,6,7,8,9,0" + names, Taken::kWalked);
+  // Quotes the walk reads field by field: a quoted field before the last, a quote inside an
+  // unquoted field before a quoted last one, an unquoted last field ending in a quote.
+  ExpectOddRow("1,2,3,4,5,6,7,8,9,0,\"cudaLaunchKernel\",1,1,k\n", Taken::kWalked);
+  ExpectOddRow("1,2,3,4,5,6,7,8,9,0,cuda\"Launch,1,1,\"a, b\"\n", Taken::kWalked);
+  ExpectOddRow("1,2,3,4,5,6,7,8,9,0,cudaLaunchKernel,1,1,k\"\n", Taken::kWalked);
   // Left to the checked path, which reads them.
   ExpectOddRow("1,2,3,4,5,6,7,8,9,0,cudaLaunchKernel,1,1,\"say \"\"hi\"\"\"\n", Taken::kChecked);
   ExpectOddRow("1,2,3,4,5,6,7,8,9,0,cudaLaunchKernel,1,1,\"two\nlines\"\n", Taken::kChecked);
@@ -245,6 +250,9 @@ TEST(CsvFastWalk, OddRowsReadAsTheCheckedPathReadsThem) {
   ExpectOddRow("1,2,3,4,5,6,7,8,9,0,cuda\0Launch,1,1,k\n"s, Taken::kCheckedAndFails);
   ExpectOddRow("1,2,3,4,5,6,7,8,9,0,cudaLaunchKernel,1,1,\"text\"after\n", Taken::kCheckedAndFails);
   ExpectOddRow("1,2,3,4,5,6,7,8,9,0,cudaLaunchKernel,1,1,\"open\n", Taken::kCheckedAndFails);
+  ExpectOddRow("1,2,3,4,5,6,7,8,9,0,cudaLaunchKernel,1,1,\"a\"b\"\n", Taken::kCheckedAndFails);
+  // A space before the quote: unquoted text, and its comma makes a field too many.
+  ExpectOddRow("1,2,3,4,5,6,7,8,9,0,cudaLaunchKernel,1,1, \"a, b\"\n", Taken::kCheckedAndFails);
   ExpectOddRow("\n", Taken::kCheckedAndFails);  // a blank line between data rows
 }
 
