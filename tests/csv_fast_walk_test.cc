@@ -319,6 +319,14 @@ TEST(CsvFastWalk, GpuTraceRowsWithBytesAndBlankColumnsAreWalked) {
   text.append(64 - text.size() % 64 + 64, '\n');
   const Reading reading = ExpectSameReadings(Report::kGpuTrace, text);
   EXPECT_EQ(reading.error, "");
+  // The one error a walked GPU row can have is made by the walk, with the checked message.
+  const std::string overflow = text.substr(0, text.find('\n') + 1) + rows[0] +
+                               "9223372036854775807,5,3,1,1,1,128,1,1,16,0.000,0.000,,,,,"
+                               "NVIDIA GB10 (0),1,,7,x\n" +
+                               rows[1] + std::string(128, '\n');
+  const Reading failed = ExpectSameReadings(Report::kGpuTrace, overflow);
+  EXPECT_NE(failed.error, "");
+  EXPECT_EQ(failed.fast_rows, 1);
   // The last row's bytes have more decimals than MB to bytes keeps: ParseScaled rounds them,
   // in the walk as in the checked path.
   EXPECT_EQ(reading.fast_rows, 5);
