@@ -11,11 +11,12 @@
 //
 // The walk splits a row as CsvScanner would and converts a number with the very call the
 // checked path makes (ParseScaled; blank optional fields left alone), so whatever it accepts
-// reads the same. It accepts only rows it can split that way simply: no NUL, no CR before
-// the newline, quoted fields with no "" and no newline inside, the header's number of
-// fields, and every number converting without an error. For any other row it says no and
-// the reader reads that row by the checked path, which gives the values or the message of
-// today. A rejection is never an error, only a slower row.
+// reads the same. It accepts only rows it can split that way simply: no NUL, quoted fields
+// with no "" and no newline inside, the header's number of fields, and every number
+// converting without an error. A CR before the newline is dropped as the scanner drops it
+// (from a non-empty unquoted last field, or after a quoted one). For any other row it says
+// no and the reader reads that row by the checked path, which gives the values or the
+// message of today. A rejection is never an error, only a slower row.
 #pragma once
 
 #include <algorithm>
@@ -73,7 +74,6 @@ class FastRowPlan {
       newline = FindNewline(0);
       if (newline == kNone) return 0;
     }
-    if (newline > off && chunk_[newline - 1] == '\r') return 0;  // the scanner strips CRLF
     uint64_t quotes = 0;
     uint64_t nuls = 0;
     for (size_t b = off / 64; b <= newline / 64; ++b) {
@@ -82,8 +82,16 @@ class FastRowPlan {
       nuls |= masks_[b].nul & in_row;
     }
     if (nuls != 0) return 0;
-    const bool walked = quotes == 0 ? WalkUnquoted(off, newline, values, texts)
-                                    : WalkQuoted(off, newline, values, texts);
+    // A CR before the newline: walks of their own, so an LF row pays no check a field.
+    const bool crlf = newline > off && chunk_[newline - 1] == '\r';
+    bool walked;
+    if (quotes == 0) {
+      walked = crlf ? WalkUnquoted<true>(off, newline, values, texts)
+                    : WalkUnquoted<false>(off, newline, values, texts);
+    } else {
+      walked = crlf ? WalkQuoted<true>(off, newline, values, texts)
+                    : WalkQuoted<false>(off, newline, values, texts);
+    }
     return walked ? newline + 1 - off : 0;
   }
 
@@ -140,6 +148,7 @@ class FastRowPlan {
 
   // No quote in the row: its fields end at its commas and its newline, so their positions
   // are gathered first (a loop with no work per field) and only the used columns are read.
+  template <bool kCrlf>
   bool WalkUnquoted(size_t off, size_t newline, int64_t* values, std::string_view* texts) {
     const size_t fields = columns_.size();
     uint32_t ends[kMaxFields + 1];
@@ -153,6 +162,12 @@ class FastRowPlan {
       }
     }
     if (n != fields) return false;  // a field too few (the last end is the newline)
+    // The CR before the newline (the last field holds it) is dropped, as the scanner drops
+    // it: the last field's end bounds nothing else.
+    if constexpr (kCrlf) {
+      const size_t last_start = fields == 1 ? off : ends[fields - 2] + 1;
+      if (newline > last_start) --ends[fields - 1];
+    }
     const char* readable_end = chunk_ + 64 * chunk_blocks_;
     for (const Used& used : used_) {
       const size_t start = used.column == 0 ? off : ends[used.column - 1] + 1;
@@ -165,6 +180,7 @@ class FastRowPlan {
   // A row with quotes: field by field, as the scanner does. A quote opening a field closes
   // at the next quote, which must be followed by the field's delimiter (not a second quote,
   // a CR, or text); a quote inside an unquoted field is text.
+  template <bool kCrlf>
   bool WalkQuoted(size_t off, size_t newline, int64_t* values, std::string_view* texts) {
     const char* readable_end = chunk_ + 64 * chunk_blocks_;
     const size_t last = columns_.size() - 1;
@@ -182,7 +198,9 @@ class FastRowPlan {
         }
         end = 64 * block + static_cast<size_t>(std::countr_zero(ends));
         ends &= ends - 1;
-        text = std::string_view(chunk_ + p, end - p);
+        // The scanner drops the CR from a non-empty last field.
+        const bool cr = kCrlf && end == newline && end > p;
+        text = std::string_view(chunk_ + p, end - p - (cr ? 1 : 0));
       } else {
         size_t b = (p + 1) / 64;
         uint64_t quotes = masks_[b].quote & (~uint64_t{0} << ((p + 1) % 64));
@@ -193,6 +211,7 @@ class FastRowPlan {
         const size_t close = 64 * b + static_cast<size_t>(std::countr_zero(quotes));
         if (close >= newline) return false;  // the field goes on past the line
         end = close + 1;
+        if (kCrlf && end + 1 == newline) end = newline;  // "text"CRLF: the CR is at `end`
         text = std::string_view(chunk_ + p + 1, close - p - 1);
         block = end / 64;  // the cursor passes the commas inside the quotes
         ends = masks_[block].any & ~masks_[block].quote & InRow(block, off, newline) &
