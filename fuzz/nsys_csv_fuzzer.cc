@@ -1,7 +1,8 @@
 // The nsys CSV readers (cuda_gpu_trace, cuda_kern_exec_trace, cuda_api_trace) over arbitrary
 // bytes. The first byte picks the reader and a window size. Checks: ops and calls keep the
 // promises of trace.h (CheckingSink); errors follow the message rules; reading the bytes
-// whole and a few at a time gives the same ops, calls, report and error.
+// whole and a few at a time gives the same ops, calls, report and error, and so does
+// reading them whole with every row on the checked path (no FastRowPlan walk).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -15,11 +16,12 @@ namespace {
 
 constexpr std::string_view kName = "fuzz.csv";
 
-std::string Read(int reader, stepstat::ByteSource& source) {
+std::string Read(int reader, stepstat::ByteSource& source, bool fast_walk = true) {
   stepstat::fuzz::CheckingSink sink;
+  const stepstat::CsvRowWalk walk{fast_walk, nullptr};
   stepstat::Result<stepstat::ReadReport> report =
-      reader == 0   ? stepstat::ReadNsysGpuTrace(source, kName, sink)
-      : reader == 1 ? stepstat::ReadNsysKernExecTrace(source, kName, sink)
+      reader == 0   ? stepstat::ReadNsysGpuTrace(source, kName, sink, walk)
+      : reader == 1 ? stepstat::ReadNsysKernExecTrace(source, kName, sink, walk)
                     : stepstat::ReadNsysApiTrace(source, kName, sink);
   if (!report.ok()) {
     stepstat::fuzz::CheckErrorMessage(report.status(), kName);
@@ -28,6 +30,14 @@ std::string Read(int reader, stepstat::ByteSource& source) {
   FUZZ_CHECK(report->rows > 0);
   return sink.digest() + "|" + report->layout + "|" + report->time_unit + "|" +
          std::to_string(report->rows);
+}
+
+void CheckSameWalks(const std::string& fast, const std::string& checked) {
+  if (fast != checked) {
+    std::fprintf(stderr, "the fast walk and the checked path differ:\n%s\nvs\n%s\n",
+                 fast.substr(0, 500).c_str(), checked.substr(0, 500).c_str());
+    std::abort();
+  }
 }
 
 }  // namespace
@@ -47,5 +57,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                  reference.substr(0, 500).c_str(), windowed.substr(0, 500).c_str());
     std::abort();
   }
+  auto again = stepstat::MemoryByteSource(input);
+  CheckSameWalks(reference, Read(reader, *again, false));
+  // Padded with blank lines (which end a table) so that its last rows lie in whole 64-byte
+  // blocks, which the fast walk needs: it then reads short inputs' rows too.
+  std::string padded(input);
+  padded.append(128, '\n');
+  auto fast_padded = stepstat::MemoryByteSource(padded);
+  auto checked_padded = stepstat::MemoryByteSource(padded);
+  CheckSameWalks(Read(reader, *fast_padded), Read(reader, *checked_padded, false));
   return 0;
 }

@@ -26,6 +26,7 @@ CsvScanner::CsvScanner(ByteSource& source, std::string_view display_name)
 // Slides the window past what was consumed (pos_).
 Status CsvScanner::Refill() {
   ASSIGN_OR_RETURN(view_, source_.Next(pos_));
+  ++refills_;
   pos_ = 0;
   chunk_base_ = nullptr;
   chunk_blocks_ = 0;
@@ -33,6 +34,7 @@ Status CsvScanner::Refill() {
     started_ = true;
     while (view_.size() < kBom.size() && !source_.exhausted()) {
       ASSIGN_OR_RETURN(view_, source_.Next(0));
+      ++refills_;
     }
     if (view_.substr(0, kBom.size()) == kBom) pos_ = kBom.size();
     input_was_empty_ = pos_ == view_.size() && source_.exhausted();

@@ -44,6 +44,22 @@ class CsvScanner {
     return field.data() + field.size();
   }
 
+  /// The unread rest of the window, for a caller that reads plain rows itself (FastRowPlan)
+  /// and hands any other row to NextRow(); empty before the first NextRow(). Valid until
+  /// the next NextRow() or SkipLinesUntil().
+  std::string_view Unread() const { return started_ ? view_.substr(pos_) : std::string_view(); }
+  /// Numbers the windows: the bytes at an address of Unread() change when this does.
+  uint64_t window() const { return refills_; }
+
+  /// Consumes the first `size` bytes of Unread(), one line through its '\n', read by the
+  /// caller as one row: line() is then its line, fields() is empty.
+  void TakeLine(size_t size) {
+    row_line_ = next_line_++;
+    count_ = 0;
+    row_begin_ = row_end_ = view_.data() + pos_ + size;
+    pos_ += size;
+  }
+
   /// 1-based line where the last row starts (quoted fields may span lines).
   int64_t line() const { return row_line_; }
 
@@ -73,6 +89,7 @@ class CsvScanner {
   std::string display_name_;
   std::string_view view_;
   size_t pos_ = 0;  // next unread byte of view_
+  uint64_t refills_ = 0;
   bool started_ = false;
   bool input_was_empty_ = false;
   int64_t next_line_ = 1;

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "readers/csv_fast_row.h"
 #include "readers/csv_values.h"
 #include "readers/name_cache.h"
 #include "readers/nsys_csv_readers.h"
@@ -27,7 +28,7 @@ std::string LayoutOf(const CsvHeader& header, int start_column) {
 }  // namespace
 
 Result<ReadReport> ReadNsysGpuTrace(ByteSource& source, std::string_view display_name,
-                                    TraceSink& sink) {
+                                    TraceSink& sink, CsvRowWalk walk) {
   ASSIGN_OR_RETURN(auto table,
                    NsysCsvTable::Open(source, display_name, InputKind::kNsysGpuTraceCsv));
   ASSIGN_OR_RETURN(const int start_col, table->Require({"Start"}));
@@ -73,11 +74,10 @@ Result<ReadReport> ReadNsysGpuTrace(ByteSource& source, std::string_view display
     return Status::Ok();
   };
 
-  for (;;) {
-    ASSIGN_OR_RETURN(bool more, table->NextRow());
-    if (!more) break;
+  // The checked path: the row's fields as CsvScanner split them, each converted and checked
+  // in turn, so the first error is the message.
+  auto read_checked_row = [&](GpuOp& op) -> Status {
     const auto& f = table->fields();
-    GpuOp op;
     op.line = table->line();
     const std::string_view start_text = f[static_cast<size_t>(start_col)];
     DecimalResult start = ParseScaled(start_text, start_exp, table->ReadableEnd(start_text));
@@ -111,6 +111,61 @@ Result<ReadReport> ReadNsysGpuTrace(ByteSource& source, std::string_view display
         if (!bytes.ok()) return table->FieldError(bytes_col, DecimalErrorText(*bytes.error));
         op.bytes = bytes.value;
       }
+    }
+    return Status::Ok();
+  };
+
+  // The fast walk: the row's numbers converted as their fields are split. Its only possible
+  // error is the end check, which the checked path makes first after the two numbers.
+  enum Slot { kStart, kDuration, kCorr, kStream, kBytes, kSlots };
+  enum TextSlot { kName, kDevice, kTextSlots };
+  FastRowPlan plan(header.size());
+  plan.Number(start_col, start_exp, true, kStart);
+  plan.Number(duration_col, duration_exp, true, kDuration);
+  plan.Number(corr_col, 0, false, kCorr);
+  plan.Number(stream_col, 0, false, kStream);
+  plan.Number(bytes_col, bytes_exp, false, kBytes);
+  plan.Text(name_col, kName);
+  plan.Text(device_col, kDevice);
+  if (pid_col >= 0 || !walk.fast) plan.Disable();  // no layout seen has a PID column
+  int64_t values[kSlots];
+  std::string_view texts[kTextSlots];
+  auto take_fast_row = [&](GpuOp& op) -> Result<bool> {
+    const std::string_view unread = table->Unread();
+    if (unread.empty()) return false;
+    values[kCorr] = values[kStream] = values[kBytes] = -1;
+    const size_t size = plan.Walk(unread, table->window(), values, texts);
+    if (size == 0) return false;
+    table->TakeLine(size);
+    op.line = table->line();
+    if (values[kDuration] > std::numeric_limits<int64_t>::max() - values[kStart]) {
+      return table->FieldError(duration_col, "start + duration is beyond the int64 range");
+    }
+    op.start_ns = values[kStart];
+    op.duration_ns = values[kDuration];
+    const std::string_view name = TrimSpaces(texts[kName]);
+    op.name = names.Intern(name);
+    op.kind = KindOfName(name);
+    op.correlation_id = values[kCorr];
+    op.stream = values[kStream];
+    op.bytes = values[kBytes];
+    if (device_col >= 0) op.device = names.Intern(TrimSpaces(texts[kDevice]));
+    return true;
+  };
+  const bool fast = plan.usable();
+
+  for (;;) {
+    GpuOp op;
+    bool taken = false;
+    if (fast) {
+      ASSIGN_OR_RETURN(taken, take_fast_row(op));
+    }
+    if (taken) {
+      if (walk.fast_rows != nullptr) ++*walk.fast_rows;
+    } else {
+      ASSIGN_OR_RETURN(bool more, table->NextRow());
+      if (!more) break;
+      RETURN_IF_ERROR(read_checked_row(op));
     }
     batch.push_back(op);
     ++report.rows;

@@ -1,11 +1,14 @@
 // cuda_kern_exec_trace and cuda_api_trace → LaunchCall batches.
+#include <algorithm>
 #include <array>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "readers/csv_fast_row.h"
 #include "readers/csv_values.h"
 #include "readers/launch_apis.h"
 #include "readers/name_cache.h"
@@ -122,7 +125,7 @@ class DeviceIds {
 }  // namespace
 
 Result<ReadReport> ReadNsysKernExecTrace(ByteSource& source, std::string_view display_name,
-                                         TraceSink& sink) {
+                                         TraceSink& sink, CsvRowWalk walk) {
   ASSIGN_OR_RETURN(auto table,
                    NsysCsvTable::Open(source, display_name, InputKind::kNsysKernExecTraceCsv));
   ASSIGN_OR_RETURN(TimeColumn api_start, RequiredTime(*table, {"API Start"}));
@@ -145,77 +148,96 @@ Result<ReadReport> ReadNsysKernExecTrace(ByteSource& source, std::string_view di
   DeviceIds devices;
   std::vector<LaunchCall> batch;
   batch.reserve(kReaderBatchRows);
-  // The row being read, and where each numeric column present goes in it.
+  // The row being read.
   LaunchCall call;
   int64_t device = -1;
-  struct NumberColumn {
-    int column;
-    int exponent;
-    int64_t* out;
-  };
-  std::vector<NumberColumn> numbers;
-  for (const NumberColumn& n :
-       {NumberColumn{api_start.column, api_start.exponent, &call.api_start_ns},
-        NumberColumn{api_dur.column, api_dur.exponent, &call.api_duration_ns},
-        NumberColumn{queue_dur.column, queue_dur.exponent, &call.queue_duration_ns},
-        NumberColumn{kernel_start.column, kernel_start.exponent, &call.kernel_start_ns},
-        NumberColumn{kernel_dur.column, kernel_dur.exponent, &call.kernel_duration_ns},
-        NumberColumn{pid_col, 0, &call.pid}, NumberColumn{tid_col, 0, &call.tid},
-        NumberColumn{corr_col, 0, &call.correlation_id}, NumberColumn{device_col, 0, &device}}) {
-    if (n.column >= 0) numbers.push_back(n);
-  }
-  for (;;) {
-    ASSIGN_OR_RETURN(bool more, table->NextRow());
-    if (!more) break;
+  // The checked path: the row's fields as CsvScanner split them, each converted and checked
+  // in turn, so the first error is the message.
+  auto read_checked_row = [&]() -> Status {
+    RETURN_IF_ERROR(
+        ParseValue(*table, api_start.column, api_start.exponent, true, call.api_start_ns));
+    RETURN_IF_ERROR(
+        ParseValue(*table, api_dur.column, api_dur.exponent, true, call.api_duration_ns));
+    RETURN_IF_ERROR(CheckEnd(*table, api_dur.column, call.api_start_ns, call.api_duration_ns));
+    RETURN_IF_ERROR(
+        ParseValue(*table, queue_dur.column, queue_dur.exponent, false, call.queue_duration_ns));
+    RETURN_IF_ERROR(ParseValue(*table, kernel_start.column, kernel_start.exponent, false,
+                               call.kernel_start_ns));
+    RETURN_IF_ERROR(
+        ParseValue(*table, kernel_dur.column, kernel_dur.exponent, false, call.kernel_duration_ns));
+    RETURN_IF_ERROR(
+        CheckEnd(*table, kernel_dur.column, call.kernel_start_ns, call.kernel_duration_ns));
+    RETURN_IF_ERROR(ParseValue(*table, pid_col, 0, false, call.pid));
+    RETURN_IF_ERROR(ParseValue(*table, tid_col, 0, false, call.tid));
+    RETURN_IF_ERROR(ParseValue(*table, corr_col, 0, false, call.correlation_id));
+    RETURN_IF_ERROR(ParseValue(*table, device_col, 0, false, device));
     const auto& f = table->fields();
-    call = LaunchCall{};
-    call.line = table->line();
-    device = -1;
-    // Nearly every row holds plain digits in every numeric column: converted here with no
-    // call or Status per number. Any other row is read again by the checked path below,
-    // which gives the values and the first error as it always has (a row of plain digits
-    // can only fail the two end checks, which come in the same order either way).
-    bool plain = true;
-    for (const NumberColumn& n : numbers) {
-      const std::string_view text = f[static_cast<size_t>(n.column)];
-      const std::optional<int64_t> value =
-          ParsePlainDigits(text, n.exponent, table->ReadableEnd(text));
-      if (!value) {
-        plain = false;
-        break;
-      }
-      *n.out = *value;
-    }
-    if (plain) {
-      RETURN_IF_ERROR(CheckEnd(*table, api_dur.column, call.api_start_ns, call.api_duration_ns));
-      RETURN_IF_ERROR(
-          CheckEnd(*table, kernel_dur.column, call.kernel_start_ns, call.kernel_duration_ns));
-    } else {
-      call = LaunchCall{};
-      call.line = table->line();
-      device = -1;
-      RETURN_IF_ERROR(
-          ParseValue(*table, api_start.column, api_start.exponent, true, call.api_start_ns));
-      RETURN_IF_ERROR(
-          ParseValue(*table, api_dur.column, api_dur.exponent, true, call.api_duration_ns));
-      RETURN_IF_ERROR(CheckEnd(*table, api_dur.column, call.api_start_ns, call.api_duration_ns));
-      RETURN_IF_ERROR(
-          ParseValue(*table, queue_dur.column, queue_dur.exponent, false, call.queue_duration_ns));
-      RETURN_IF_ERROR(ParseValue(*table, kernel_start.column, kernel_start.exponent, false,
-                                 call.kernel_start_ns));
-      RETURN_IF_ERROR(ParseValue(*table, kernel_dur.column, kernel_dur.exponent, false,
-                                 call.kernel_duration_ns));
-      RETURN_IF_ERROR(
-          CheckEnd(*table, kernel_dur.column, call.kernel_start_ns, call.kernel_duration_ns));
-      RETURN_IF_ERROR(ParseValue(*table, pid_col, 0, false, call.pid));
-      RETURN_IF_ERROR(ParseValue(*table, tid_col, 0, false, call.tid));
-      RETURN_IF_ERROR(ParseValue(*table, corr_col, 0, false, call.correlation_id));
-      RETURN_IF_ERROR(ParseValue(*table, device_col, 0, false, device));
-    }
     if (api_name_col >= 0)
       call.api_name = names.Intern(TrimSpaces(f[static_cast<size_t>(api_name_col)]));
     if (kernel_name_col >= 0) {
       call.kernel_name = names.Intern(TrimSpaces(f[static_cast<size_t>(kernel_name_col)]));
+    }
+    return Status::Ok();
+  };
+  // The fast walk: the row's numbers converted as their fields are split, straight into the
+  // call (an empty optional field leaves the call's -1). A row of plain numbers can only fail
+  // the two end checks, which come in the same order either way.
+  enum TextSlot { kApiName, kKernelName, kTextSlots };
+  int64_t* const slots[] = {&call.api_start_ns,
+                            &call.api_duration_ns,
+                            &call.queue_duration_ns,
+                            &call.kernel_start_ns,
+                            &call.kernel_duration_ns,
+                            &call.pid,
+                            &call.tid,
+                            &call.correlation_id,
+                            &device};
+  int64_t values[std::size(slots)];
+  FastRowPlan plan(header.size());
+  plan.Number(api_start.column, api_start.exponent, true, 0);
+  plan.Number(api_dur.column, api_dur.exponent, true, 1);
+  plan.Number(queue_dur.column, queue_dur.exponent, false, 2);
+  plan.Number(kernel_start.column, kernel_start.exponent, false, 3);
+  plan.Number(kernel_dur.column, kernel_dur.exponent, false, 4);
+  plan.Number(pid_col, 0, false, 5);
+  plan.Number(tid_col, 0, false, 6);
+  plan.Number(corr_col, 0, false, 7);
+  plan.Number(device_col, 0, false, 8);
+  plan.Text(api_name_col, kApiName);
+  plan.Text(kernel_name_col, kKernelName);
+  if (!walk.fast) plan.Disable();
+  const bool fast = plan.usable();
+  std::string_view texts[kTextSlots];
+  auto take_fast_row = [&]() -> Result<bool> {
+    const std::string_view unread = table->Unread();
+    if (unread.empty()) return false;
+    std::fill(std::begin(values), std::end(values), int64_t{-1});
+    const size_t size = plan.Walk(unread, table->window(), values, texts);
+    if (size == 0) return false;
+    table->TakeLine(size);
+    call.line = table->line();
+    for (size_t i = 0; i < std::size(slots); ++i) *slots[i] = values[i];
+    RETURN_IF_ERROR(CheckEnd(*table, api_dur.column, call.api_start_ns, call.api_duration_ns));
+    RETURN_IF_ERROR(
+        CheckEnd(*table, kernel_dur.column, call.kernel_start_ns, call.kernel_duration_ns));
+    if (api_name_col >= 0) call.api_name = names.Intern(TrimSpaces(texts[kApiName]));
+    if (kernel_name_col >= 0) call.kernel_name = names.Intern(TrimSpaces(texts[kKernelName]));
+    return true;
+  };
+  for (;;) {
+    call = LaunchCall{};
+    device = -1;
+    bool taken = false;
+    if (fast) {
+      ASSIGN_OR_RETURN(taken, take_fast_row());
+    }
+    if (taken) {
+      if (walk.fast_rows != nullptr) ++*walk.fast_rows;
+    } else {
+      ASSIGN_OR_RETURN(bool more, table->NextRow());
+      if (!more) break;
+      call.line = table->line();
+      RETURN_IF_ERROR(read_checked_row());
     }
     // Named as the Kineto reader names a device it has no properties for.
     if (device >= 0) call.device = devices.NameOf(device, names);

@@ -25,6 +25,13 @@ class NsysCsvTable {
   /// of input, or a blank line followed only by console output (another report, log lines).
   Result<bool> NextRow();
 
+  /// For a caller that reads plain rows itself (FastRowPlan): the unread rest of the
+  /// window (empty once the table ended), its number, and TakeLine() to consume one row's
+  /// line read there. See CsvScanner::Unread.
+  std::string_view Unread() const { return ended_ ? std::string_view() : scanner_.Unread(); }
+  uint64_t window() const { return scanner_.window(); }
+  void TakeLine(size_t size) { scanner_.TakeLine(size); }
+
   /// Valid until the next NextRow(); exactly header().size() of them.
   std::span<const std::string_view> fields() const { return scanner_.fields(); }
   /// CsvScanner::ReadableEnd of one of fields().
