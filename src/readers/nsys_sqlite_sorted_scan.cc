@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "readers/nsys_sqlite_page_scan.h"
+
 namespace stepstat::nsys_sqlite {
 namespace {
 
@@ -85,6 +87,20 @@ bool IsTooFarOutOfOrder(const Status& status) {
   return !status.ok() && status.message().ends_with(kTooFarOutOfOrder);
 }
 
+SortedScan::SortedScan(SqliteStatement stmt, ScanOrder order, KeyLess key_less, size_t window_rows,
+                       int columns, std::string display_name)
+    : stmt_(std::move(stmt)),
+      order_(order),
+      key_less_(key_less),
+      window_rows_(window_rows),
+      columns_(columns),
+      display_name_(std::move(display_name)),
+      window_(key_less) {}
+
+SortedScan::SortedScan(SortedScan&& other) noexcept = default;
+SortedScan& SortedScan::operator=(SortedScan&& other) noexcept = default;
+SortedScan::~SortedScan() = default;
+
 Result<SortedScan> SortedScan::Open(const SqliteDb& db, const ScanQuery& query, size_t window_rows,
                                     std::optional<ScanOrder> known_order) {
   if (query.columns.size() > static_cast<size_t>(kMaxScanColumns)) {
@@ -128,6 +144,11 @@ Result<SortedScan> SortedScan::Open(const SqliteDb& db, const ScanQuery& query, 
   scan.batch_->capacity = kStepBatchRows;
   scan.batch_->rows.reserve(kStepBatchRows);
   RETURN_IF_ERROR(scan.stmt_.BindRowBatch(1, scan.batch_.get()));
+  // Only an unchecked pass reads pages: its caller already reads again through SQL on any
+  // failure, so a row the page reader declines costs time, never a different answer.
+  if (order == ScanOrder::kAsStored) {
+    ASSIGN_OR_RETURN(scan.pages_, PageScan::Open(db, query));
+  }
   return scan;
 }
 
@@ -141,6 +162,15 @@ Result<bool> SortedScan::NextRow(IntRow& row) {
     batch_->rows.clear();
     batch_next_ = 0;
     if (!pending_error_.ok()) return pending_error_;
+    if (pages_ != nullptr) {
+      if (!statement_done_) {
+        ASSIGN_OR_RETURN(bool more, pages_->Fill(*batch_));
+        statement_done_ = !more;
+      }
+      if (batch_->rows.empty()) return false;
+      row = batch_->rows[batch_next_++];
+      return true;
+    }
     // A step returns when the batch is full (a row of `SELECT 1`) or the table is done. An
     // error (a damaged page) waits behind the rows taken before it, so that a bad row
     // among them is still the error reported, as when rows were stepped out one by one.

@@ -57,15 +57,23 @@ enum class ScanOrder {
 Status TooFarOutOfOrder(std::string_view display_name);
 bool IsTooFarOutOfOrder(const Status& status);
 
+class PageScan;
+
 class SortedScan {
  public:
   /// Checks the table's order with one pass over the key columns (unless the caller already
   /// knows it from a pass of its own, or wants kAsStored: `known_order`), then prepares the
   /// read. `window_rows`
   /// bounds the reorder window (and so the memory a scan holds).
+  /// A kAsStored scan reads the table's pages itself (PageScan) when it can be sure that
+  /// gives what SQL gives; a row it cannot be sure of then fails Step() (IsPagesDeclined),
+  /// as a row too far out of order does, and the caller reads again checked, through SQL.
   static Result<SortedScan> Open(const SqliteDb& db, const ScanQuery& query,
                                  size_t window_rows = kDefaultWindowRows,
                                  std::optional<ScanOrder> known_order = std::nullopt);
+  SortedScan(SortedScan&& other) noexcept;
+  SortedScan& operator=(SortedScan&& other) noexcept;
+  ~SortedScan();
 
   /// Moves to the next row in key order; false at the end. An error when the rows do not
   /// come as the check found them (the file changed between the two passes).
@@ -73,6 +81,8 @@ class SortedScan {
   /// The current row; valid until the next Step().
   const IntRow& row() const { return current_; }
   ScanOrder order() const { return order_; }
+  /// True when the rows come from the table's pages rather than through SQL.
+  bool reads_pages() const { return pages_ != nullptr; }
 
  private:
   // Orders rows by the key columns (at most four, most significant first).
@@ -89,14 +99,7 @@ class SortedScan {
   };
 
   SortedScan(SqliteStatement stmt, ScanOrder order, KeyLess key_less, size_t window_rows,
-             int columns, std::string display_name)
-      : stmt_(std::move(stmt)),
-        order_(order),
-        key_less_(key_less),
-        window_rows_(window_rows),
-        columns_(columns),
-        display_name_(std::move(display_name)),
-        window_(key_less) {}
+             int columns, std::string display_name);
 
   /// The next row as the statement yields it (storage order, or SQL's for kSqlSort).
   Result<bool> NextRow(IntRow& row);
@@ -106,6 +109,8 @@ class SortedScan {
   /// Storage-order reads: the rows stepstat_take_row filled, bound to stmt_ (so on the heap:
   /// a scan moves, the binding must not); null for kSqlSort, which steps rows out one by one.
   std::unique_ptr<IntRowBatch> batch_;
+  /// kAsStored: the table's pages read directly, filling batch_ instead of stmt_.
+  std::unique_ptr<PageScan> pages_;
   size_t batch_next_ = 0;
   bool statement_done_ = false;
   Status pending_error_;  ///< the statement's error, once the rows taken before it are out

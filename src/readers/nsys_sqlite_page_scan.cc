@@ -1,0 +1,374 @@
+#include "readers/nsys_sqlite_page_scan.h"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <optional>
+#include <string_view>
+#include <utility>
+
+namespace stepstat::nsys_sqlite {
+namespace {
+
+using Operand = PageScan::Operand;
+
+struct TableColumn {
+  std::string name;
+  bool default_is_null = true;
+  bool key = false;     ///< part of the PRIMARY KEY (INTEGER PRIMARY KEY stores NULL: rowid)
+  bool hidden = false;  ///< generated (not stored where its position says) or hidden
+};
+
+bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
+bool IsIdentifier(std::string_view text) {
+  if (text.empty() || (text[0] >= '0' && text[0] <= '9')) return false;
+  return std::all_of(text.begin(), text.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+std::optional<int64_t> ParseInteger(std::string_view text) {
+  int64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end || text.empty()) return std::nullopt;
+  return value;
+}
+
+bool Consume(std::string_view& text, std::string_view prefix) {
+  if (!text.starts_with(prefix)) return false;
+  text.remove_prefix(prefix.size());
+  return true;
+}
+
+// The SQL text between the prefix and the suffix, when `text` is exactly that.
+std::optional<std::string_view> Between(std::string_view text, std::string_view prefix,
+                                        std::string_view suffix) {
+  if (text.size() < prefix.size() + suffix.size() || !text.starts_with(prefix) ||
+      !text.ends_with(suffix)) {
+    return std::nullopt;
+  }
+  return text.substr(prefix.size(), text.size() - prefix.size() - suffix.size());
+}
+
+class Recognizer {
+ public:
+  explicit Recognizer(const std::vector<TableColumn>& columns) : columns_(columns) {}
+
+  // A plain stored column of the table, by name as SQL resolves it.
+  std::optional<int> Column(std::string_view name) const {
+    if (!IsIdentifier(name)) return std::nullopt;
+    for (size_t i = 0; i < columns_.size(); ++i) {
+      if (!EqualsIgnoringCase(columns_[i].name, name)) continue;
+      if (columns_[i].key || columns_[i].hidden) return std::nullopt;
+      return static_cast<int>(i);
+    }
+    return std::nullopt;
+  }
+
+  // The forms SortedScan's callers write: rowid, NULL, an integer, a column,
+  // IFNULL(column, integer), (column & integer).
+  std::optional<Operand> Expression(std::string_view text) const {
+    Operand operand;
+    if (EqualsIgnoringCase(text, "rowid")) {
+      operand.kind = Operand::Kind::kRowid;
+      return operand;
+    }
+    if (EqualsIgnoringCase(text, "NULL")) return operand;
+    if (std::optional<int64_t> number = ParseInteger(text)) {
+      operand.kind = Operand::Kind::kConstant;
+      operand.number = *number;
+      return operand;
+    }
+    if (std::optional<int> column = Column(text)) {
+      operand.kind = Operand::Kind::kColumn;
+      operand.column = *column;
+      return operand;
+    }
+    std::optional<std::string_view> inner = Between(text, "IFNULL(", ")");
+    std::string_view separator = ", ";
+    operand.kind = Operand::Kind::kColumnOrConstant;
+    if (!inner) {
+      inner = Between(text, "(", ")");
+      separator = " & ";
+      operand.kind = Operand::Kind::kColumnAnd;
+    }
+    if (!inner) return std::nullopt;
+    const size_t at = inner->find(separator);
+    if (at == std::string_view::npos) return std::nullopt;
+    std::optional<int> column = Column(inner->substr(0, at));
+    std::optional<int64_t> number = ParseInteger(inner->substr(at + separator.size()));
+    if (!column || !number) return std::nullopt;
+    operand.column = *column;
+    operand.number = *number;
+    return operand;
+  }
+
+ private:
+  const std::vector<TableColumn>& columns_;
+};
+
+Result<std::vector<TableColumn>> TableColumns(const SqliteDb& db, std::string_view table) {
+  ASSIGN_OR_RETURN(SqliteStatement stmt, db.Prepare("SELECT name, dflt_value IS NULL, pk, hidden "
+                                                    "FROM pragma_table_xinfo(?1) ORDER BY cid"));
+  RETURN_IF_ERROR(stmt.BindText(1, table));
+  std::vector<TableColumn> columns;
+  for (;;) {
+    ASSIGN_OR_RETURN(bool row, stmt.Step());
+    if (!row) break;
+    TableColumn column;
+    column.name = std::string(stmt.Text(0));
+    column.default_is_null = stmt.Int64(1) != 0;
+    column.key = stmt.Int64(2) != 0;
+    column.hidden = stmt.Int64(3) != 0;
+    columns.push_back(std::move(column));
+  }
+  return columns;
+}
+
+Result<std::optional<uint32_t>> RootPage(const SqliteDb& db, std::string_view table) {
+  ASSIGN_OR_RETURN(SqliteStatement stmt,
+                   db.Prepare("SELECT rootpage FROM sqlite_master "
+                              "WHERE type = 'table' AND name = ?1 COLLATE NOCASE"));
+  RETURN_IF_ERROR(stmt.BindText(1, table));
+  ASSIGN_OR_RETURN(bool row, stmt.Step());
+  if (!row) return std::optional<uint32_t>();
+  const std::optional<int64_t> root = stmt.OptionalInt64(0);
+  if (!root || *root < 2 || *root > UINT32_MAX) return std::optional<uint32_t>();
+  return std::optional<uint32_t>(static_cast<uint32_t>(*root));
+}
+
+// A journal or WAL beside the file may hold pages newer than the file's (an export is
+// written once and closed, so there never is one; SQLite, opening immutable, ignores them,
+// but the page path does not guess).
+bool HasSidecar(const std::filesystem::path& path) {
+  std::error_code ec;
+  for (const char* suffix : {"-wal", "-journal"}) {
+    std::filesystem::path sidecar = path;
+    sidecar += suffix;
+    if (std::filesystem::exists(sidecar, ec)) return true;
+  }
+  return false;
+}
+
+// SQLite's serial types: the bytes a value takes in the record body; nullopt for the two
+// reserved types.
+std::optional<uint64_t> SerialLength(uint64_t type) {
+  static constexpr uint8_t kLength[12] = {0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0};
+  if (type == 10 || type == 11) return std::nullopt;
+  if (type < 12) return kLength[type];
+  return (type - 12) / 2;
+}
+
+bool ReadVarint(const uint8_t*& p, const uint8_t* end, uint64_t& value) {
+  value = 0;
+  for (int i = 0; i < 8; ++i) {
+    if (p == end) return false;
+    const uint8_t byte = *p++;
+    value = value << 7 | (byte & 0x7F);
+    if ((byte & 0x80) == 0) return true;
+  }
+  if (p == end) return false;
+  value = value << 8 | *p++;
+  return true;
+}
+
+// A big-endian two's complement integer of `bytes` bytes.
+int64_t SignedBigEndian(const uint8_t* p, int bytes) {
+  uint64_t value = (p[0] & 0x80) != 0 ? ~uint64_t{0} : 0;
+  for (int i = 0; i < bytes; ++i) value = value << 8 | p[i];
+  return static_cast<int64_t>(value);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<PageScan>> PageScan::Open(const SqliteDb& db, const ScanQuery& query) {
+  std::unique_ptr<PageScan> none;
+  std::string_view from = query.from;
+  if (!Consume(from, "FROM ") || !IsIdentifier(from)) return none;
+  const std::string table(from);
+  ASSIGN_OR_RETURN(std::vector<TableColumn> columns, TableColumns(db, table));
+  if (columns.empty()) return none;
+  for (const TableColumn& column : columns) {
+    // A column called rowid is what "rowid" names; generated columns shift positions.
+    if (EqualsIgnoringCase(column.name, "rowid") || column.hidden) return none;
+  }
+  std::unique_ptr<PageScan> scan(new PageScan());
+  const Recognizer recognize(columns);
+  for (const std::string& text : query.columns) {
+    std::optional<Operand> operand = recognize.Expression(text);
+    if (!operand) return none;
+    scan->outputs_.push_back(*operand);
+  }
+  // The filter: terms joined by AND, each `column IS NOT NULL` or `column IN (integers)`.
+  std::string_view where = query.where;
+  while (!where.empty()) {
+    const size_t and_at = where.find(" AND ");
+    std::string_view term = where.substr(0, and_at);
+    where = and_at == std::string_view::npos ? std::string_view() : where.substr(and_at + 5);
+    const size_t space = term.find(' ');
+    if (space == std::string_view::npos) return none;
+    std::optional<int> column = recognize.Column(term.substr(0, space));
+    if (!column) return none;
+    std::string_view rest = term.substr(space);
+    if (rest == " IS NOT NULL") {
+      scan->not_null_.push_back(*column);
+      continue;
+    }
+    std::optional<std::string_view> list = Between(rest, " IN (", ")");
+    if (!list || scan->in_column_ >= 0) return none;
+    scan->in_column_ = *column;
+    while (!list->empty()) {
+      const size_t comma = list->find(',');
+      std::optional<int64_t> value = ParseInteger(list->substr(0, comma));
+      if (!value) return none;
+      scan->in_values_.push_back(*value);
+      *list = comma == std::string_view::npos ? std::string_view() : list->substr(comma + 1);
+    }
+    std::sort(scan->in_values_.begin(), scan->in_values_.end());
+  }
+  for (const Operand& operand : scan->outputs_) {
+    if (operand.column >= 0) scan->referenced_.push_back(operand.column);
+  }
+  for (int column : scan->not_null_) scan->referenced_.push_back(column);
+  if (scan->in_column_ >= 0) scan->referenced_.push_back(scan->in_column_);
+  std::sort(scan->referenced_.begin(), scan->referenced_.end());
+  scan->referenced_.erase(std::unique(scan->referenced_.begin(), scan->referenced_.end()),
+                          scan->referenced_.end());
+  scan->table_columns_ = columns.size();
+  for (const TableColumn& column : columns) {
+    scan->default_is_null_.push_back(column.default_is_null);
+  }
+  const size_t slots = scan->referenced_.empty() ? 0 : scan->referenced_.back() + 1;
+  scan->types_.resize(slots);
+  scan->offsets_.resize(slots);
+  scan->values_.resize(slots);
+  scan->nulls_.resize(slots);
+
+  ASSIGN_OR_RETURN(std::optional<uint32_t> root, RootPage(db, table));
+  if (!root || HasSidecar(db.path())) return none;
+  // Any trouble opening the file again: the SQL path, which has it open already, reads it.
+  Result<std::unique_ptr<RandomAccessFile>> file =
+      RandomAccessFile::Open(db.path(), db.display_name());
+  if (!file.ok()) return none;
+  Result<std::optional<PageLayout>> layout = ReadPageLayout(**file);
+  if (!layout.ok() || !*layout) return none;
+  Result<std::unique_ptr<TablePages>> pages =
+      TablePages::Open(std::move(*file), **layout, *root, db.display_name());
+  if (!pages.ok() || *pages == nullptr) return none;
+  scan->pages_ = std::move(*pages);
+  scan->display_name_ = db.display_name();
+  return scan;
+}
+
+Status PageScan::Declined(std::string_view why) const { return PagesDeclined(display_name_, why); }
+
+Status PageScan::DecodeRecord(std::string_view record) {
+  const auto* begin = reinterpret_cast<const uint8_t*>(record.data());
+  const uint8_t* end = begin + record.size();
+  const uint8_t* p = begin;
+  uint64_t header_size = 0;
+  if (!ReadVarint(p, end, header_size) || header_size > record.size() ||
+      header_size < static_cast<uint64_t>(p - begin)) {
+    return Declined("a record header out of bounds");
+  }
+  const uint8_t* header_end = begin + header_size;
+  uint64_t offset = header_size;
+  size_t count = 0;
+  const size_t slots = types_.size();
+  while (p < header_end) {
+    uint64_t type = 0;
+    if (!ReadVarint(p, header_end, type)) return Declined("a record header out of bounds");
+    std::optional<uint64_t> length = SerialLength(type);
+    if (!length || *length > record.size()) return Declined("a value out of bounds");
+    if (count < slots) {
+      types_[count] = type;
+      offsets_[count] = static_cast<uint32_t>(offset);
+    }
+    offset += *length;
+    if (offset > record.size()) return Declined("a value out of bounds");
+    ++count;
+  }
+  // SQLite reads a record whose values do not fill its body exactly as corrupt (when it
+  // reads its header to the end); more values than columns are a table this is not.
+  if (offset != record.size() || count > table_columns_) {
+    return Declined("a record that does not match its table");
+  }
+  for (int column : referenced_) {
+    if (static_cast<size_t>(column) >= count) {
+      // A column added after this row was written (ALTER TABLE ADD COLUMN): its default.
+      if (!default_is_null_[column]) return Declined("a row without a column that has a default");
+      nulls_[column] = 1;
+      continue;
+    }
+    const uint8_t* value = begin + offsets_[column];
+    int64_t number = 0;
+    switch (types_[column]) {
+      case 0: nulls_[column] = 1; continue;
+      case 1: number = SignedBigEndian(value, 1); break;
+      case 2: number = SignedBigEndian(value, 2); break;
+      case 3: number = SignedBigEndian(value, 3); break;
+      case 4: number = SignedBigEndian(value, 4); break;
+      case 5: number = SignedBigEndian(value, 6); break;
+      case 6: number = SignedBigEndian(value, 8); break;
+      case 8: number = 0; break;
+      case 9: number = 1; break;
+      default: return Declined("a value that is not an integer");
+    }
+    nulls_[column] = 0;
+    values_[column] = number;
+  }
+  return Status::Ok();
+}
+
+Result<bool> PageScan::Fill(IntRowBatch& batch) {
+  int64_t rowid = 0;
+  std::string_view record;
+  while (batch.rows.size() < batch.capacity) {
+    ASSIGN_OR_RETURN(bool more, pages_->Next(rowid, record));
+    if (!more) return false;
+    RETURN_IF_ERROR(DecodeRecord(record));
+    bool keep = true;
+    for (int column : not_null_) keep = keep && nulls_[column] == 0;
+    if (keep && in_column_ >= 0) {
+      keep = nulls_[in_column_] == 0 &&
+             std::binary_search(in_values_.begin(), in_values_.end(), values_[in_column_]);
+    }
+    if (!keep) continue;
+    IntRow& row = batch.rows.emplace_back();
+    for (size_t i = 0; i < outputs_.size(); ++i) {
+      const Operand& out = outputs_[i];
+      const bool is_null = out.column >= 0 && nulls_[out.column] != 0;
+      int64_t value = 0;
+      switch (out.kind) {
+        case Operand::Kind::kRowid: value = rowid; break;
+        case Operand::Kind::kNull: continue;
+        case Operand::Kind::kConstant: value = out.number; break;
+        case Operand::Kind::kColumn:
+          if (is_null) continue;
+          value = values_[out.column];
+          break;
+        case Operand::Kind::kColumnOrConstant:
+          value = is_null ? out.number : values_[out.column];
+          break;
+        case Operand::Kind::kColumnAnd:
+          if (is_null) continue;
+          value = values_[out.column] & out.number;
+          break;
+      }
+      row.values[i] = value;
+      row.integers |= 1U << i;
+    }
+  }
+  return true;
+}
+
+}  // namespace stepstat::nsys_sqlite

@@ -1,0 +1,67 @@
+// A storage-order scan's rows read from the table's B-tree pages (sqlite_table_pages.h)
+// instead of through SQLite's VM, which spent most of a scan's time decoding each column of
+// each row (OP_Column). The scan's SELECT list and filter, as SortedScan's callers write them,
+// are recognised and evaluated here in C++; SQLite itself still answers every question about
+// the schema (the table's root page, its columns and their positions, defaults, keys). The
+// rows come out exactly as `SELECT <columns> FROM t WHERE <filter>` gives them, in the same
+// order; a scan this cannot be sure of is not opened (the SQL path runs), and a row it cannot
+// be sure of fails the scan with IsPagesDeclined (its caller then reads again through SQL).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "readers/nsys_sqlite_db.h"
+#include "readers/nsys_sqlite_sorted_scan.h"
+#include "readers/sqlite_table_pages.h"
+#include "stepstat/status.h"
+
+namespace stepstat::nsys_sqlite {
+
+class PageScan {
+ public:
+  /// The page reader for `query`, or null when the SQL path must run: a SELECT list or filter
+  /// of another form than those recognised, a column that is a key or generated, a table
+  /// without rowid, a WAL database or a journal beside the file, a file laid out otherwise
+  /// than SQLite's defaults read (see ReadPageLayout).
+  static Result<std::unique_ptr<PageScan>> Open(const SqliteDb& db, const ScanQuery& query);
+
+  /// Appends rows to `batch` until it holds batch.capacity or the table ends; false once it
+  /// has ended. A value that is not an integer (text, a real, a blob) in a column read, a
+  /// row shorter than the table whose missing column has a default, or a damaged page:
+  /// an IsPagesDeclined error.
+  Result<bool> Fill(IntRowBatch& batch);
+
+  /// One output column or filter operand, as recognised in the SQL text.
+  struct Operand {
+    enum class Kind { kRowid, kNull, kConstant, kColumn, kColumnOrConstant, kColumnAnd };
+    Kind kind = Kind::kNull;
+    int column = -1;     ///< the table column (its position in each record)
+    int64_t number = 0;  ///< the constant, IFNULL's fallback or the mask
+  };
+
+ private:
+  PageScan() = default;
+  Status Declined(std::string_view why) const;
+  /// Decodes the referenced columns of `record` into values_ / nulls_.
+  Status DecodeRecord(std::string_view record);
+
+  std::unique_ptr<TablePages> pages_;
+  std::string display_name_;
+  std::vector<Operand> outputs_;
+  std::vector<int> not_null_;          ///< filter: these columns are not NULL
+  int in_column_ = -1;                 ///< filter: this column's value is one of in_values_
+  std::vector<int64_t> in_values_;     ///< sorted
+  std::vector<int> referenced_;        ///< the columns decoded from each record, ascending
+  std::vector<bool> default_is_null_;  ///< per table column: ALTER TABLE ADD COLUMN without one
+  size_t table_columns_ = 0;
+  // Per table column up to the last referenced one, for the current record.
+  std::vector<uint64_t> types_;
+  std::vector<uint32_t> offsets_;
+  std::vector<int64_t> values_;
+  std::vector<uint8_t> nulls_;
+};
+
+}  // namespace stepstat::nsys_sqlite
