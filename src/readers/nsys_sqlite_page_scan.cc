@@ -243,7 +243,6 @@ Result<std::unique_ptr<PageScan>> PageScan::Open(const SqliteDb& db, const ScanQ
   std::sort(scan->referenced_.begin(), scan->referenced_.end());
   scan->referenced_.erase(std::unique(scan->referenced_.begin(), scan->referenced_.end()),
                           scan->referenced_.end());
-  scan->table_columns_ = columns.size();
   for (const TableColumn& column : columns) {
     scan->default_is_null_.push_back(column.default_is_null);
   }
@@ -280,26 +279,30 @@ Status PageScan::DecodeRecord(std::string_view record) {
       header_size < static_cast<uint64_t>(p - begin)) {
     return Declined("a record header out of bounds");
   }
+  // The header as far as the last column read, as SQLite's OP_Column parses it: a header
+  // without a first type, a value past the record's end, or (when the header ends there) a
+  // body the values do not fill exactly is what SQLite calls corrupt. Columns past the
+  // last one read are not looked at, by SQLite either.
   const uint8_t* header_end = begin + header_size;
   uint64_t offset = header_size;
   size_t count = 0;
-  const size_t slots = types_.size();
-  while (p < header_end) {
-    uint64_t type = 0;
-    if (!ReadVarint(p, header_end, type)) return Declined("a record header out of bounds");
+  const size_t wanted = types_.size();
+  while (count < wanted && p < header_end) {
+    uint64_t type = *p;
+    if (type < 0x80) {
+      ++p;
+    } else if (!ReadVarint(p, header_end, type)) {
+      return Declined("a record header out of bounds");
+    }
     std::optional<uint64_t> length = SerialLength(type);
     if (!length || *length > record.size()) return Declined("a value out of bounds");
-    if (count < slots) {
-      types_[count] = type;
-      offsets_[count] = static_cast<uint32_t>(offset);
-    }
+    types_[count] = type;
+    offsets_[count] = static_cast<uint32_t>(offset);
     offset += *length;
     if (offset > record.size()) return Declined("a value out of bounds");
     ++count;
   }
-  // SQLite reads a record whose values do not fill its body exactly as corrupt (when it
-  // reads its header to the end); more values than columns are a table this is not.
-  if (offset != record.size() || count > table_columns_) {
+  if (count == 0 || (p == header_end && offset != record.size())) {
     return Declined("a record that does not match its table");
   }
   for (int column : referenced_) {
@@ -335,7 +338,7 @@ Result<bool> PageScan::Fill(IntRowBatch& batch) {
   while (batch.rows.size() < batch.capacity) {
     ASSIGN_OR_RETURN(bool more, pages_->Next(rowid, record));
     if (!more) return false;
-    RETURN_IF_ERROR(DecodeRecord(record));
+    if (!referenced_.empty()) RETURN_IF_ERROR(DecodeRecord(record));
     bool keep = true;
     for (int column : not_null_) keep = keep && nulls_[column] == 0;
     if (keep && in_column_ >= 0) {

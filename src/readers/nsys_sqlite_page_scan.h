@@ -56,7 +56,6 @@ class PageScan {
   std::vector<int64_t> in_values_;     ///< sorted
   std::vector<int> referenced_;        ///< the columns decoded from each record, ascending
   std::vector<bool> default_is_null_;  ///< per table column: ALTER TABLE ADD COLUMN without one
-  size_t table_columns_ = 0;
   // Per table column up to the last referenced one, for the current record.
   std::vector<uint64_t> types_;
   std::vector<uint32_t> offsets_;
