@@ -152,11 +152,13 @@ Result<SortedScan> SortedScan::Open(const SqliteDb& db, const ScanQuery& query, 
   return scan;
 }
 
-Result<bool> SortedScan::NextRow(IntRow& row) {
+Result<const IntRow*> SortedScan::NextRow() {
+  const IntRow* none = nullptr;
   if (!batch_) {
     ASSIGN_OR_RETURN(bool has_row, stmt_.Step());
-    if (has_row) row.integers = stmt_.Integers(columns_, row.values.data());
-    return has_row;
+    if (!has_row) return none;
+    stepped_.integers = stmt_.Integers(columns_, stepped_.values.data());
+    return &stepped_;
   }
   if (batch_next_ == batch_->rows.size()) {
     batch_->rows.clear();
@@ -167,62 +169,58 @@ Result<bool> SortedScan::NextRow(IntRow& row) {
         ASSIGN_OR_RETURN(bool more, pages_->Fill(*batch_));
         statement_done_ = !more;
       }
-      if (batch_->rows.empty()) return false;
-      row = batch_->rows[batch_next_++];
-      return true;
-    }
-    // A step returns when the batch is full (a row of `SELECT 1`) or the table is done. An
-    // error (a damaged page) waits behind the rows taken before it, so that a bad row
-    // among them is still the error reported, as when rows were stepped out one by one.
-    while (!statement_done_ && batch_->rows.empty()) {
-      Result<bool> full = stmt_.Step();
-      if (!full.ok()) {
-        pending_error_ = full.status();
-        statement_done_ = true;
-        if (batch_->rows.empty()) return pending_error_;
-        break;
+    } else {
+      // A step returns when the batch is full (a row of `SELECT 1`) or the table is done. An
+      // error (a damaged page) waits behind the rows taken before it, so that a bad row
+      // among them is still the error reported, as when rows were stepped out one by one.
+      while (!statement_done_ && batch_->rows.empty()) {
+        Result<bool> full = stmt_.Step();
+        if (!full.ok()) {
+          pending_error_ = full.status();
+          statement_done_ = true;
+          if (batch_->rows.empty()) return pending_error_;
+          break;
+        }
+        statement_done_ = !*full;
       }
-      statement_done_ = !*full;
     }
-    if (batch_->rows.empty()) return false;
+    if (batch_->rows.empty()) return none;
   }
-  row = batch_->rows[batch_next_++];
-  return true;
+  return &batch_->rows[batch_next_++];
 }
 
 Result<bool> SortedScan::Step() {
-  IntRow previous = current_;
-  bool have_row = false;
+  const IntRow* next = nullptr;
   if (order_ == ScanOrder::kWindow || order_ == ScanOrder::kAsStored) {
-    ASSIGN_OR_RETURN(have_row, StepWindow());
+    ASSIGN_OR_RETURN(next, StepWindow());
   } else {
-    ASSIGN_OR_RETURN(have_row, NextRow(current_));
+    ASSIGN_OR_RETURN(next, NextRow());
   }
-  if (!have_row) return false;
+  if (next == nullptr) return false;
   // The check found this order; an immutable file that changed since breaks it. Unchecked
-  // (kAsStored), this is where the window turns out too small.
-  if (order_ != ScanOrder::kSqlSort && have_previous_ && key_less_(current_, previous)) {
+  // (kAsStored), this is where the window turns out too small. Checked against the row
+  // handed out before, still in current_ (rows are copied once out of the window).
+  if (order_ != ScanOrder::kSqlSort && have_previous_ && key_less_(*next, current_)) {
     if (order_ == ScanOrder::kAsStored) return TooFarOutOfOrder(display_name_);
     return ErrorAt(display_name_, 0, "the file changed while it was read");
   }
+  current_ = *next;
+  if (order_ == ScanOrder::kWindow || order_ == ScanOrder::kAsStored) window_.Pop();
   have_previous_ = true;
   return true;
 }
 
-Result<bool> SortedScan::StepWindow() {
+Result<const IntRow*> SortedScan::StepWindow() {
   while (!exhausted_ && window_.size() <= window_rows_) {
-    IntRow row;
-    ASSIGN_OR_RETURN(bool has_row, NextRow(row));
-    if (!has_row) {
+    ASSIGN_OR_RETURN(const IntRow* row, NextRow());
+    if (row == nullptr) {
       exhausted_ = true;
       break;
     }
-    window_.Push(row);
+    window_.Push(*row);
   }
-  if (window_.empty()) return false;
-  current_ = window_.Top();
-  window_.Pop();
-  return true;
+  if (window_.empty()) return static_cast<const IntRow*>(nullptr);
+  return &window_.Top();  // popped once Step has copied it
 }
 
 }  // namespace stepstat::nsys_sqlite

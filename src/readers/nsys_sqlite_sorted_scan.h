@@ -101,9 +101,11 @@ class SortedScan {
   SortedScan(SqliteStatement stmt, ScanOrder order, KeyLess key_less, size_t window_rows,
              int columns, std::string display_name);
 
-  /// The next row as the statement yields it (storage order, or SQL's for kSqlSort).
-  Result<bool> NextRow(IntRow& row);
-  Result<bool> StepWindow();
+  /// The next row as the statement yields it (storage order, or SQL's for kSqlSort), in
+  /// the batch or stepped_; null at the end. Valid until the next call.
+  Result<const IntRow*> NextRow();
+  /// The window's smallest row (still in it: Step pops it once copied); null at the end.
+  Result<const IntRow*> StepWindow();
 
   SqliteStatement stmt_;
   /// Storage-order reads: the rows stepstat_take_row filled, bound to stmt_ (so on the heap:
@@ -120,6 +122,7 @@ class SortedScan {
   int columns_;
   std::string display_name_;
   IntRow current_;
+  IntRow stepped_;  ///< kSqlSort: the row stepped out of SQLite
   bool have_previous_ = false;
   bool exhausted_ = false;
   /// kWindow, kAsStored: rows read but not yet handed out; in-order rows cost O(1).
