@@ -69,20 +69,23 @@ void CheckPagesAgainstSql(const std::filesystem::path& path) {
     stepstat::Result<stepstat::SqliteStatement> info =
         db->Prepare("SELECT name FROM pragma_table_info('" + table + "') LIMIT 4");
     if (!info.ok() || table.find('\'') != std::string::npos) continue;
+    using stepstat::nsys_sqlite::ScanFilterTerm;
+    using stepstat::nsys_sqlite::ScanOperand;
     stepstat::nsys_sqlite::ScanQuery query;
-    query.columns = {"rowid"};
-    query.from = "FROM " + table;
+    query.columns = {ScanOperand::Rowid()};
+    query.table = table;
     query.key = {0};
     for (;;) {
       stepstat::Result<bool> row = info->Step();
       if (!row.ok() || !*row) break;
       const std::string column(info->Text(0));
-      query.columns.push_back(column);
-      query.columns.push_back("IFNULL(" + column + ", 7)");
-      if (query.where.empty()) query.where = column + " IS NOT NULL";
+      query.columns.push_back(ScanOperand::Column(column));
+      query.columns.push_back(ScanOperand::ColumnOr(column, 7));
+      if (query.where.empty())
+        query.where = {ScanFilterTerm::IsNotNull(ScanOperand::Column(column))};
     }
     if (query.columns.size() > 1)
-      query.columns.push_back("(" + std::string(query.columns[1]) + " & -256)");
+      query.columns.push_back(ScanOperand::ColumnAnd(query.columns[1].column, -256));
     while (query.columns.size() > static_cast<size_t>(stepstat::kMaxRowColumns))
       query.columns.pop_back();
     stepstat::Result<std::unique_ptr<stepstat::nsys_sqlite::PageScan>> pages =
@@ -104,10 +107,8 @@ void CheckPagesAgainstSql(const std::filesystem::path& path) {
       if (!*more) break;
     }
     if (declined) continue;
-    std::string list;
-    for (const std::string& column : query.columns) list += (list.empty() ? "" : ", ") + column;
-    stepstat::Result<stepstat::SqliteStatement> sql = db->Prepare(
-        "SELECT " + list + " " + query.from + (query.where.empty() ? "" : " WHERE " + query.where));
+    stepstat::Result<stepstat::SqliteStatement> sql =
+        db->Prepare(stepstat::nsys_sqlite::SelectSql(query));
     if (!sql.ok()) continue;  // a name only a quoted identifier could use
     size_t at = 0;
     for (;;) {

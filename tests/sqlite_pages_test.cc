@@ -11,15 +11,22 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
+#include <optional>
 #include <random>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "readers/nsys_sqlite_db.h"
+#include "readers/nsys_sqlite_internal.h"
 #include "readers/nsys_sqlite_page_scan.h"
+#include "readers/nsys_sqlite_reader_queries.h"
 #include "readers/nsys_sqlite_sorted_scan.h"
 #include "readers/sqlite_table_pages.h"
+#include "stepstat/engine.h"
 #include "stepstat/synth.h"
 
 namespace stepstat::nsys_sqlite {
@@ -43,17 +50,13 @@ void Exec(const fs::path& path, const std::string& sql) {
   sqlite3_close(db);
 }
 
-std::string Join(const std::vector<std::string>& columns) {
-  std::string list;
-  for (const std::string& column : columns) list += (list.empty() ? "" : ", ") + column;
-  return list;
-}
+using Operand = ScanOperand;
+using Term = ScanFilterTerm;
 
-// What SQL gives: every row of `SELECT <columns> FROM t [WHERE filter]`, or its error.
+// What SQL gives: every row of the query's SELECT (SelectSql, as the SQL path runs it), or
+// its error.
 Result<std::vector<IntRow>> SqlRows(const SqliteDb& db, const ScanQuery& query) {
-  ASSIGN_OR_RETURN(SqliteStatement stmt,
-                   db.Prepare("SELECT " + Join(query.columns) + " " + query.from +
-                              (query.where.empty() ? "" : " WHERE " + query.where)));
+  ASSIGN_OR_RETURN(SqliteStatement stmt, db.Prepare(SelectSql(query)));
   std::vector<IntRow> rows;
   for (;;) {
     ASSIGN_OR_RETURN(bool row, stmt.Step());
@@ -104,67 +107,36 @@ bool SameRows(const std::vector<IntRow>& a, const std::vector<IntRow>& b, size_t
   return true;
 }
 
-std::string ColumnOrNull(const SqliteDb& db, const std::string& table, const std::string& column) {
-  Result<std::unordered_set<std::string>> columns = db.Columns(table);
-  return columns.ok() && columns->contains(column) ? column : "NULL";
-}
-
-// The scans summarize's as-stored pass makes, written as its readers write them.
+// The scans summarize's as-stored pass makes, built by the readers' own functions
+// (nsys_sqlite_reader_queries.h), from the export's schema as the readers see it.
 std::vector<ScanQuery> ReaderQueries(const SqliteDb& db) {
   std::vector<ScanQuery> queries;
-  Result<std::unordered_set<std::string>> tables = db.TableNames();
-  if (!tables.ok()) return queries;
-  for (const char* table :
-       {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"}) {
-    if (!tables->contains(table)) continue;
-    const bool kernel = std::string(table) == "CUPTI_ACTIVITY_KIND_KERNEL";
-    ScanQuery gpu;
-    gpu.columns = {"rowid",
-                   "start",
-                   "end",
-                   ColumnOrNull(db, table, "deviceId"),
-                   ColumnOrNull(db, table, "streamId"),
-                   ColumnOrNull(db, table, "correlationId"),
-                   ColumnOrNull(db, table, "globalPid"),
-                   ColumnOrNull(db, table, kernel ? "demangledName" : "bytes"),
-                   ColumnOrNull(db, table, kernel ? "shortName" : "copyKind")};
-    gpu.from = std::string("FROM ") + table;
-    gpu.key = {1, 0};
-    queries.push_back(gpu);
+  StringPool pool;
+  ExportContext context(db, pool, SqliteScan::kAsStored);
+  Status init = context.Init();
+  EXPECT_TRUE(init.ok()) << init.message();
+  if (!init.ok()) return queries;
+  for (const auto& [table, kind] : kGpuOpTables) {
+    Result<std::optional<ScanQuery>> gpu = GpuOpScanQuery(context, table, kind);
+    EXPECT_TRUE(gpu.ok()) << gpu.status().message();
+    if (gpu.ok() && *gpu) queries.push_back(**gpu);
   }
-  if (tables->contains("CUPTI_ACTIVITY_KIND_KERNEL")) {
-    ScanQuery kernels;
-    kernels.columns = {"rowid",
-                       "correlationId",
-                       "start",
-                       "end",
-                       ColumnOrNull(db, "CUPTI_ACTIVITY_KIND_KERNEL", "demangledName"),
-                       ColumnOrNull(db, "CUPTI_ACTIVITY_KIND_KERNEL", "shortName"),
-                       "IFNULL(globalPid, 0)",
-                       ColumnOrNull(db, "CUPTI_ACTIVITY_KIND_KERNEL", "deviceId")};
-    kernels.from = "FROM CUPTI_ACTIVITY_KIND_KERNEL";
-    kernels.where = "correlationId IS NOT NULL";
-    kernels.key = {6, 1, 2, 0};
-    queries.push_back(kernels);
+  if (!context.HasTable("CUPTI_ACTIVITY_KIND_RUNTIME") ||
+      !context.HasTable("CUPTI_ACTIVITY_KIND_KERNEL")) {
+    return queries;
   }
-  if (tables->contains("CUPTI_ACTIVITY_KIND_RUNTIME")) {
-    // The launch APIs' ids as the reader finds them, by name.
-    std::string ids = "0";
-    Result<SqliteStatement> names =
-        db.Prepare("SELECT id FROM StringIds WHERE value GLOB '*Launch*'");
-    while (names.ok()) {
-      Result<bool> row = names->Step();
-      if (!row.ok() || !*row) break;
-      ids += "," + std::to_string(names->Int64(0));
-    }
-    ScanQuery calls;
-    calls.columns = {
-        "rowid", "start", "end", "globalTid", "correlationId", "nameId", "(globalTid & -16777216)"};
-    calls.from = "FROM CUPTI_ACTIVITY_KIND_RUNTIME";
-    calls.where = "nameId IN (" + ids + ") AND correlationId IS NOT NULL AND globalTid IS NOT NULL";
-    calls.key = {6, 4, 1, 0};
-    queries.push_back(calls);
+  Result<std::unordered_set<std::string>> runtime = RuntimeColumns(context);
+  Result<std::unordered_set<std::string>> kernels = db.Columns("CUPTI_ACTIVITY_KIND_KERNEL");
+  Result<std::unordered_map<int64_t, NameId>> launch_names = LaunchApiNameIds(context);
+  EXPECT_TRUE(runtime.ok() && kernels.ok() && launch_names.ok());
+  if (!runtime.ok() || !kernels.ok() || !launch_names.ok() || launch_names->empty()) {
+    return queries;
   }
+  // As stored, the launch side reads all processes as one stream (StreamLaunchCalls).
+  LaunchJoinQueries join = LaunchJoinScanQueries(*runtime, *kernels, *launch_names,
+                                                 kernels->contains("globalPid"), std::nullopt);
+  queries.push_back(join.calls);
+  queries.push_back(join.kernels);
   return queries;
 }
 
@@ -175,7 +147,7 @@ void ExpectPagesEqualSql(const fs::path& path) {
   std::vector<ScanQuery> queries = ReaderQueries(*db);
   ASSERT_FALSE(queries.empty());
   for (const ScanQuery& query : queries) {
-    SCOPED_TRACE(query.from + " WHERE " + query.where);
+    SCOPED_TRACE(SelectSql(query));
     Result<std::vector<IntRow>> sql = SqlRows(*db, query);
     ASSERT_TRUE(sql.ok()) << sql.status().message();
     PageRead pages = PageRows(*db, query);
@@ -190,6 +162,23 @@ void ExpectPagesEqualSql(const fs::path& path) {
     ASSERT_TRUE(scan.ok());
     EXPECT_TRUE(scan->reads_pages());
   }
+}
+
+// summarize itself reads every big table (each as-stored scan) from pages, none declined: a
+// reader whose query the page path turned away would fail here, not just run slower.
+void ExpectSummarizeReadsPages(const fs::path& path) {
+  Result<SqliteDb> db = SqliteDb::Open(path, path.filename().string());
+  ASSERT_TRUE(db.ok()) << db.status().message();
+  const size_t scans = ReaderQueries(*db).size();
+  RunOptions options;
+  options.inputs = {path};
+  ResetPageScanCounts();
+  Result<SummaryResult> summary = RunSummary(options);
+  const PageScanCounts counts = CurrentPageScanCounts();
+  ASSERT_TRUE(summary.ok()) << summary.status().message();
+  EXPECT_EQ(counts.as_stored, static_cast<int64_t>(scans));
+  EXPECT_EQ(counts.reading_pages, counts.as_stored);
+  EXPECT_EQ(counts.declined, 0);
 }
 
 struct SynthCase {
@@ -211,6 +200,7 @@ TEST_P(SynthExports, PageRowsEqualSqlRows) {
   Result<synth::SynthResult> written = synth::WriteSynthTraces(options);
   ASSERT_TRUE(written.ok()) << written.status().message();
   ExpectPagesEqualSql(written->gpu_trace);
+  ExpectSummarizeReadsPages(written->gpu_trace);
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, SynthExports,
@@ -226,6 +216,7 @@ TEST_P(RealExports, PageRowsEqualSqlRows) {
   const fs::path path = fs::path(STEPSTAT_SHARED_DIR) / "data/real" / GetParam();
   if (!fs::exists(path)) GTEST_SKIP() << path << " is absent (shared data not mounted)";
   ExpectPagesEqualSql(path);
+  ExpectSummarizeReadsPages(path);
 }
 
 INSTANTIATE_TEST_SUITE_P(NsysExports, RealExports,
@@ -250,10 +241,19 @@ fs::path SmallTable(const std::string& create, int rows, const std::string& extr
   return path;
 }
 
-ScanQuery TableQuery(std::vector<std::string> columns, std::string where = "") {
+// "rowid" or a column, by name.
+std::vector<ScanOperand> Columns(std::initializer_list<const char*> names) {
+  std::vector<ScanOperand> columns;
+  for (const char* name : names) {
+    columns.push_back(std::string(name) == "rowid" ? Operand::Rowid() : Operand::Column(name));
+  }
+  return columns;
+}
+
+ScanQuery TableQuery(std::vector<ScanOperand> columns, std::vector<ScanFilterTerm> where = {}) {
   ScanQuery query;
   query.columns = std::move(columns);
-  query.from = "FROM t";
+  query.table = "t";
   query.where = std::move(where);
   query.key = {0};
   return query;
@@ -277,9 +277,9 @@ std::string PagePathOutcome(const fs::path& path, const ScanQuery& query) {
 TEST(SqlitePages, IntegerPrimaryKeyReadOnlyAsRowid) {
   fs::path path =
       SmallTable("CREATE TABLE t (id INTEGER PRIMARY KEY, start INTEGER, tag INTEGER)", 3000);
-  EXPECT_EQ(PagePathOutcome(path, TableQuery({"rowid", "start", "tag"})), "exact");
+  EXPECT_EQ(PagePathOutcome(path, TableQuery(Columns({"rowid", "start", "tag"}))), "exact");
   // The key column itself is stored as NULL: the page path leaves it to SQL.
-  EXPECT_EQ(PagePathOutcome(path, TableQuery({"id", "start"})), "sql");
+  EXPECT_EQ(PagePathOutcome(path, TableQuery(Columns({"id", "start"}))), "sql");
 }
 
 TEST(SqlitePages, ColumnAddedLater) {
@@ -288,17 +288,19 @@ TEST(SqlitePages, ColumnAddedLater) {
                              "ALTER TABLE t ADD COLUMN seven INTEGER DEFAULT 7;"
                              "INSERT INTO t VALUES (1, 2, 3, 4);");
   // Rows written before the column have no value for it: NULL without a default, read.
-  EXPECT_EQ(PagePathOutcome(path, TableQuery({"rowid", "start", "plain"})), "exact");
-  EXPECT_EQ(PagePathOutcome(path, TableQuery({"rowid", "plain"}, "plain IS NOT NULL")), "exact");
+  EXPECT_EQ(PagePathOutcome(path, TableQuery(Columns({"rowid", "start", "plain"}))), "exact");
+  EXPECT_EQ(PagePathOutcome(path, TableQuery(Columns({"rowid", "plain"}),
+                                             {Term::IsNotNull(Operand::Column("plain"))})),
+            "exact");
   // With a default the page path does not evaluate it.
-  EXPECT_EQ(PagePathOutcome(path, TableQuery({"rowid", "seven"})), "declined");
-  EXPECT_EQ(PagePathOutcome(path, TableQuery({"rowid", "start", "tag"})), "exact");
+  EXPECT_EQ(PagePathOutcome(path, TableQuery(Columns({"rowid", "seven"}))), "declined");
+  EXPECT_EQ(PagePathOutcome(path, TableQuery(Columns({"rowid", "start", "tag"}))), "exact");
 }
 
 TEST(SqlitePages, OverflowPageDeclined) {
   fs::path path = SmallTable("CREATE TABLE t (start INTEGER, tag INTEGER, note BLOB)", 3000,
                              "INSERT INTO t VALUES (5, 6, zeroblob(20000));");
-  EXPECT_EQ(PagePathOutcome(path, TableQuery({"rowid", "start", "tag"})), "declined");
+  EXPECT_EQ(PagePathOutcome(path, TableQuery(Columns({"rowid", "start", "tag"}))), "declined");
 }
 
 TEST(SqlitePages, NonIntegersInColumnsRead) {
@@ -307,34 +309,61 @@ TEST(SqlitePages, NonIntegersInColumnsRead) {
                  "INSERT INTO t VALUES (5, 6, 'text'); INSERT INTO t VALUES (7, 8, 1.5);"
                  "INSERT INTO t VALUES (1.25, 9, 0);");
   // A real in a column read: declined (SQL's answer stands); where it is not read: exact.
-  EXPECT_EQ(PagePathOutcome(path, TableQuery({"rowid", "start"})), "declined");
-  EXPECT_EQ(PagePathOutcome(path, TableQuery({"rowid", "tag"})), "exact");
-  EXPECT_EQ(PagePathOutcome(path, TableQuery({"rowid", "note"})), "declined");
-  EXPECT_EQ(
-      PagePathOutcome(path, TableQuery({"rowid", "tag", "IFNULL(note, 3)"}, "tag IN (1,2,3,8,9)")),
-      "declined");
+  EXPECT_EQ(PagePathOutcome(path, TableQuery(Columns({"rowid", "start"}))), "declined");
+  EXPECT_EQ(PagePathOutcome(path, TableQuery(Columns({"rowid", "tag"}))), "exact");
+  EXPECT_EQ(PagePathOutcome(path, TableQuery(Columns({"rowid", "note"}))), "declined");
+  EXPECT_EQ(PagePathOutcome(path, TableQuery({Operand::Rowid(), Operand::Column("tag"),
+                                              Operand::ColumnOr("note", 3)},
+                                             {Term::In(Operand::Column("tag"), {1, 2, 3, 8, 9})})),
+            "declined");
 }
 
 TEST(SqlitePages, FiltersAndExpressionsAsSql) {
   fs::path path = SmallTable("CREATE TABLE t (start INTEGER, tag INTEGER, maybe INTEGER)", 5000,
                              "UPDATE t SET maybe = start WHERE tag % 3 = 0;");
-  EXPECT_EQ(PagePathOutcome(path, TableQuery({"rowid", "IFNULL(maybe, 0)", "(start & -4096)",
-                                              "NULL", "0", "tag"},
-                                             "tag IN (3,6,-7,9,12) AND maybe IS NOT NULL")),
+  const std::vector<ScanOperand> columns = {
+      Operand::Rowid(), Operand::ColumnOr("maybe", 0), Operand::ColumnAnd("start", -4096),
+      Operand::Null(),  Operand::Constant(0),          Operand::Column("tag")};
+  EXPECT_EQ(PagePathOutcome(
+                path, TableQuery(columns, {Term::In(Operand::Column("tag"), {3, 6, -7, 9, 12}),
+                                           Term::IsNotNull(Operand::Column("maybe"))})),
             "exact");
-  // Forms it does not recognise: the SQL path.
-  EXPECT_EQ(PagePathOutcome(path, TableQuery({"rowid", "start + 1"})), "sql");
-  EXPECT_EQ(PagePathOutcome(path, TableQuery({"rowid"}, "tag > 3")), "sql");
+  // Terms on expressions, = and NULL operands, as SQL evaluates them.
+  EXPECT_EQ(
+      PagePathOutcome(path, TableQuery(columns, {Term::Equals(Operand::ColumnAnd("tag", 3), 1),
+                                                 Term::IsNotNull(Operand::Rowid())})),
+      "exact");
+  EXPECT_EQ(PagePathOutcome(
+                path, TableQuery(columns, {Term::Equals(Operand::ColumnOr("maybe", -1), -1)})),
+            "exact");
+  EXPECT_EQ(PagePathOutcome(path, TableQuery(columns, {Term::IsNotNull(Operand::Null())})),
+            "exact");
+  EXPECT_EQ(PagePathOutcome(path, TableQuery(columns, {Term::In(Operand::Column("tag"), {})})),
+            "exact");
+  // A column the table lacks: left to SQL (which reports it).
+  EXPECT_EQ(PagePathOutcome(path, TableQuery(Columns({"rowid", "absent"}))), "sql");
+}
+
+// Names are written into the SQL unquoted: one SQL reads as a value, not the column, is
+// left to SQL; one SQL resolves to the column (a keyword such as `end`) is read.
+TEST(SqlitePages, ColumnNamedAsSqlLiteralLeftToSql) {
+  fs::path path =
+      SmallTable("CREATE TABLE t (start INTEGER, tag INTEGER, \"null\" INTEGER, \"end\" INTEGER)",
+                 3000, "UPDATE t SET \"null\" = 1, \"end\" = start + 1;");
+  EXPECT_EQ(PagePathOutcome(path, TableQuery(Columns({"rowid", "null"}))), "sql");
+  EXPECT_EQ(PagePathOutcome(path, TableQuery(Columns({"rowid", "end"}),
+                                             {Term::IsNotNull(Operand::Column("END"))})),
+            "exact");
 }
 
 TEST(SqlitePages, WalDatabaseAndJournalLeftToSql) {
   fs::path path = SmallTable("CREATE TABLE t (start INTEGER, tag INTEGER)", 3000,
                              "PRAGMA journal_mode = WAL; INSERT INTO t VALUES (1, 2);");
-  EXPECT_EQ(PagePathOutcome(path, TableQuery({"rowid", "start"})), "sql");
+  EXPECT_EQ(PagePathOutcome(path, TableQuery(Columns({"rowid", "start"}))), "sql");
   fs::path plain = SmallTable("CREATE TABLE t (start INTEGER, tag INTEGER)", 3000);
-  EXPECT_EQ(PagePathOutcome(plain, TableQuery({"rowid", "start"})), "exact");
+  EXPECT_EQ(PagePathOutcome(plain, TableQuery(Columns({"rowid", "start"}))), "exact");
   std::ofstream(plain.string() + "-journal") << "x";
-  EXPECT_EQ(PagePathOutcome(plain, TableQuery({"rowid", "start"})), "sql");
+  EXPECT_EQ(PagePathOutcome(plain, TableQuery(Columns({"rowid", "start"}))), "sql");
 }
 
 TEST(SqlitePages, WithoutRowidTableLeftToSql) {
@@ -343,7 +372,7 @@ TEST(SqlitePages, WithoutRowidTableLeftToSql) {
   Exec(path,
        "CREATE TABLE t (start INTEGER PRIMARY KEY, tag INTEGER) WITHOUT ROWID;"
        "INSERT INTO t VALUES (1, 2), (3, 4);");
-  EXPECT_EQ(PagePathOutcome(path, TableQuery({"tag"})), "sql");
+  EXPECT_EQ(PagePathOutcome(path, TableQuery(Columns({"tag"}))), "sql");
 }
 
 std::string ReadBytes(const fs::path& path) {
@@ -374,7 +403,8 @@ TEST(SqlitePages, DamagedPagesGiveSqlsAnswerOrDecline) {
   const std::vector<uint32_t> pages = TablePageNumbers(bytes);
   ASSERT_GT(pages.size(), 10u);
   const fs::path damaged = TestDir() / "damaged.sqlite";
-  const ScanQuery query = TableQuery({"rowid", "start", "tag", "IFNULL(note, -1)"});
+  const ScanQuery query = TableQuery({Operand::Rowid(), Operand::Column("start"),
+                                      Operand::Column("tag"), Operand::ColumnOr("note", -1)});
   std::mt19937 random(15);
   int declined = 0;
   int exact = 0;
@@ -415,7 +445,7 @@ TEST(SqlitePages, ChildPointerCycleDeclined) {
   for (int i = 0; i < 4; ++i) bytes[base + 8 + i] = static_cast<char>(root_page >> (24 - 8 * i));
   const fs::path damaged = TestDir() / "cycle.sqlite";
   WriteBytes(damaged, bytes);
-  const ScanQuery query = TableQuery({"rowid", "start"});
+  const ScanQuery query = TableQuery(Columns({"rowid", "start"}));
   Result<SqliteDb> bad = SqliteDb::Open(damaged, "t.sqlite");
   ASSERT_TRUE(bad.ok());
   PageRead pages = PageRows(*bad, query);

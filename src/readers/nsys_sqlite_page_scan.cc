@@ -1,7 +1,6 @@
 #include "readers/nsys_sqlite_page_scan.h"
 
 #include <algorithm>
-#include <charconv>
 #include <filesystem>
 #include <optional>
 #include <string_view>
@@ -35,86 +34,45 @@ bool IsIdentifier(std::string_view text) {
   });
 }
 
-std::optional<int64_t> ParseInteger(std::string_view text) {
-  int64_t value = 0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc() || ptr != end || text.empty()) return std::nullopt;
-  return value;
+// A plain stored column of the table, by name as SQL resolves it; nullopt for a name that
+// is not there, a key column (an INTEGER PRIMARY KEY's record holds NULL: the rowid is
+// its value) or a hidden one: the SQL path reads those. So does a name the rendered SQL,
+// which writes names unquoted, reads as a value rather than the column (SQLite resolves
+// other keywords, such as `end`, to the column of that name, or fails to prepare).
+std::optional<int> StoredColumn(const std::vector<TableColumn>& columns, std::string_view name) {
+  if (!IsIdentifier(name)) return std::nullopt;
+  for (std::string_view literal : {"NULL", "CURRENT_TIME", "CURRENT_DATE", "CURRENT_TIMESTAMP"}) {
+    if (EqualsIgnoringCase(name, literal)) return std::nullopt;
+  }
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (!EqualsIgnoringCase(columns[i].name, name)) continue;
+    if (columns[i].key || columns[i].hidden) return std::nullopt;
+    return static_cast<int>(i);
+  }
+  return std::nullopt;
 }
 
-bool Consume(std::string_view& text, std::string_view prefix) {
-  if (!text.starts_with(prefix)) return false;
-  text.remove_prefix(prefix.size());
-  return true;
+// `operand` with its column resolved to a position in each record.
+std::optional<Operand> Resolve(const std::vector<TableColumn>& columns,
+                               const ScanOperand& operand) {
+  Operand resolved;
+  resolved.kind = operand.kind;
+  resolved.number = operand.number;
+  switch (operand.kind) {
+    case ScanOperand::Kind::kRowid:
+    case ScanOperand::Kind::kNull:
+    case ScanOperand::Kind::kConstant: return resolved;
+    case ScanOperand::Kind::kColumn:
+    case ScanOperand::Kind::kColumnOrConstant:
+    case ScanOperand::Kind::kColumnAnd: {
+      std::optional<int> column = StoredColumn(columns, operand.column);
+      if (!column) return std::nullopt;
+      resolved.column = *column;
+      return resolved;
+    }
+  }
+  return std::nullopt;
 }
-
-// The SQL text between the prefix and the suffix, when `text` is exactly that.
-std::optional<std::string_view> Between(std::string_view text, std::string_view prefix,
-                                        std::string_view suffix) {
-  if (text.size() < prefix.size() + suffix.size() || !text.starts_with(prefix) ||
-      !text.ends_with(suffix)) {
-    return std::nullopt;
-  }
-  return text.substr(prefix.size(), text.size() - prefix.size() - suffix.size());
-}
-
-class Recognizer {
- public:
-  explicit Recognizer(const std::vector<TableColumn>& columns) : columns_(columns) {}
-
-  // A plain stored column of the table, by name as SQL resolves it.
-  std::optional<int> Column(std::string_view name) const {
-    if (!IsIdentifier(name)) return std::nullopt;
-    for (size_t i = 0; i < columns_.size(); ++i) {
-      if (!EqualsIgnoringCase(columns_[i].name, name)) continue;
-      if (columns_[i].key || columns_[i].hidden) return std::nullopt;
-      return static_cast<int>(i);
-    }
-    return std::nullopt;
-  }
-
-  // The forms SortedScan's callers write: rowid, NULL, an integer, a column,
-  // IFNULL(column, integer), (column & integer).
-  std::optional<Operand> Expression(std::string_view text) const {
-    Operand operand;
-    if (EqualsIgnoringCase(text, "rowid")) {
-      operand.kind = Operand::Kind::kRowid;
-      return operand;
-    }
-    if (EqualsIgnoringCase(text, "NULL")) return operand;
-    if (std::optional<int64_t> number = ParseInteger(text)) {
-      operand.kind = Operand::Kind::kConstant;
-      operand.number = *number;
-      return operand;
-    }
-    if (std::optional<int> column = Column(text)) {
-      operand.kind = Operand::Kind::kColumn;
-      operand.column = *column;
-      return operand;
-    }
-    std::optional<std::string_view> inner = Between(text, "IFNULL(", ")");
-    std::string_view separator = ", ";
-    operand.kind = Operand::Kind::kColumnOrConstant;
-    if (!inner) {
-      inner = Between(text, "(", ")");
-      separator = " & ";
-      operand.kind = Operand::Kind::kColumnAnd;
-    }
-    if (!inner) return std::nullopt;
-    const size_t at = inner->find(separator);
-    if (at == std::string_view::npos) return std::nullopt;
-    std::optional<int> column = Column(inner->substr(0, at));
-    std::optional<int64_t> number = ParseInteger(inner->substr(at + separator.size()));
-    if (!column || !number) return std::nullopt;
-    operand.column = *column;
-    operand.number = *number;
-    return operand;
-  }
-
- private:
-  const std::vector<TableColumn>& columns_;
-};
 
 Result<std::vector<TableColumn>> TableColumns(const SqliteDb& db, std::string_view table) {
   ASSIGN_OR_RETURN(SqliteStatement stmt, db.Prepare("SELECT name, dflt_value IS NULL, pk, hidden "
@@ -192,54 +150,42 @@ int64_t SignedBigEndian(const uint8_t* p, int bytes) {
 
 Result<std::unique_ptr<PageScan>> PageScan::Open(const SqliteDb& db, const ScanQuery& query) {
   std::unique_ptr<PageScan> none;
-  std::string_view from = query.from;
-  if (!Consume(from, "FROM ") || !IsIdentifier(from)) return none;
-  const std::string table(from);
-  ASSIGN_OR_RETURN(std::vector<TableColumn> columns, TableColumns(db, table));
+  if (!IsIdentifier(query.table)) return none;
+  ASSIGN_OR_RETURN(std::vector<TableColumn> columns, TableColumns(db, query.table));
   if (columns.empty()) return none;
   for (const TableColumn& column : columns) {
     // A column called rowid is what "rowid" names; generated columns shift positions.
     if (EqualsIgnoringCase(column.name, "rowid") || column.hidden) return none;
   }
   std::unique_ptr<PageScan> scan(new PageScan());
-  const Recognizer recognize(columns);
-  for (const std::string& text : query.columns) {
-    std::optional<Operand> operand = recognize.Expression(text);
+  for (const ScanOperand& output : query.columns) {
+    std::optional<Operand> operand = Resolve(columns, output);
     if (!operand) return none;
     scan->outputs_.push_back(*operand);
   }
-  // The filter: terms joined by AND, each `column IS NOT NULL` or `column IN (integers)`.
-  std::string_view where = query.where;
-  while (!where.empty()) {
-    const size_t and_at = where.find(" AND ");
-    std::string_view term = where.substr(0, and_at);
-    where = and_at == std::string_view::npos ? std::string_view() : where.substr(and_at + 5);
-    const size_t space = term.find(' ');
-    if (space == std::string_view::npos) return none;
-    std::optional<int> column = recognize.Column(term.substr(0, space));
-    if (!column) return none;
-    std::string_view rest = term.substr(space);
-    if (rest == " IS NOT NULL") {
-      scan->not_null_.push_back(*column);
-      continue;
+  for (const ScanFilterTerm& term : query.where) {
+    std::optional<Operand> operand = Resolve(columns, term.operand);
+    if (!operand) return none;
+    Test test;
+    test.operand = *operand;
+    switch (term.kind) {
+      case ScanFilterTerm::Kind::kIsNotNull: test.any_value = true; break;
+      case ScanFilterTerm::Kind::kIn: test.values = term.values; break;
+      case ScanFilterTerm::Kind::kEquals:
+        // Equals() holds one value; any other count is a term SQL renders as `= NULL`.
+        if (term.values.size() != 1) return none;
+        test.values = term.values;
+        break;
     }
-    std::optional<std::string_view> list = Between(rest, " IN (", ")");
-    if (!list || scan->in_column_ >= 0) return none;
-    scan->in_column_ = *column;
-    while (!list->empty()) {
-      const size_t comma = list->find(',');
-      std::optional<int64_t> value = ParseInteger(list->substr(0, comma));
-      if (!value) return none;
-      scan->in_values_.push_back(*value);
-      *list = comma == std::string_view::npos ? std::string_view() : list->substr(comma + 1);
-    }
-    std::sort(scan->in_values_.begin(), scan->in_values_.end());
+    std::sort(test.values.begin(), test.values.end());
+    scan->filter_.push_back(std::move(test));
   }
   for (const Operand& operand : scan->outputs_) {
     if (operand.column >= 0) scan->referenced_.push_back(operand.column);
   }
-  for (int column : scan->not_null_) scan->referenced_.push_back(column);
-  if (scan->in_column_ >= 0) scan->referenced_.push_back(scan->in_column_);
+  for (const Test& test : scan->filter_) {
+    if (test.operand.column >= 0) scan->referenced_.push_back(test.operand.column);
+  }
   std::sort(scan->referenced_.begin(), scan->referenced_.end());
   scan->referenced_.erase(std::unique(scan->referenced_.begin(), scan->referenced_.end()),
                           scan->referenced_.end());
@@ -252,7 +198,7 @@ Result<std::unique_ptr<PageScan>> PageScan::Open(const SqliteDb& db, const ScanQ
   scan->values_.resize(slots);
   scan->nulls_.resize(slots);
 
-  ASSIGN_OR_RETURN(std::optional<uint32_t> root, RootPage(db, table));
+  ASSIGN_OR_RETURN(std::optional<uint32_t> root, RootPage(db, query.table));
   if (!root || HasSidecar(db.path())) return none;
   // Any trouble opening the file again: the SQL path, which has it open already, reads it.
   Result<std::unique_ptr<RandomAccessFile>> file =
@@ -266,6 +212,24 @@ Result<std::unique_ptr<PageScan>> PageScan::Open(const SqliteDb& db, const ScanQ
   scan->pages_ = std::move(*pages);
   scan->display_name_ = db.display_name();
   return scan;
+}
+
+std::optional<int64_t> PageScan::Evaluate(const Operand& operand, int64_t rowid) const {
+  const bool is_null = operand.column >= 0 && nulls_[operand.column] != 0;
+  switch (operand.kind) {
+    case ScanOperand::Kind::kRowid: return rowid;
+    case ScanOperand::Kind::kNull: return std::nullopt;
+    case ScanOperand::Kind::kConstant: return operand.number;
+    case ScanOperand::Kind::kColumn:
+      if (is_null) return std::nullopt;
+      return values_[operand.column];
+    case ScanOperand::Kind::kColumnOrConstant:
+      return is_null ? operand.number : values_[operand.column];
+    case ScanOperand::Kind::kColumnAnd:
+      if (is_null) return std::nullopt;
+      return values_[operand.column] & operand.number;
+  }
+  return std::nullopt;
 }
 
 Status PageScan::Declined(std::string_view why) const { return PagesDeclined(display_name_, why); }
@@ -340,34 +304,18 @@ Result<bool> PageScan::Fill(IntRowBatch& batch) {
     if (!more) return false;
     if (!referenced_.empty()) RETURN_IF_ERROR(DecodeRecord(record));
     bool keep = true;
-    for (int column : not_null_) keep = keep && nulls_[column] == 0;
-    if (keep && in_column_ >= 0) {
-      keep = nulls_[in_column_] == 0 &&
-             std::binary_search(in_values_.begin(), in_values_.end(), values_[in_column_]);
+    for (const Test& test : filter_) {
+      const std::optional<int64_t> value = Evaluate(test.operand, rowid);
+      keep = value &&
+             (test.any_value || std::binary_search(test.values.begin(), test.values.end(), *value));
+      if (!keep) break;
     }
     if (!keep) continue;
     IntRow& row = batch.rows.emplace_back();
     for (size_t i = 0; i < outputs_.size(); ++i) {
-      const Operand& out = outputs_[i];
-      const bool is_null = out.column >= 0 && nulls_[out.column] != 0;
-      int64_t value = 0;
-      switch (out.kind) {
-        case Operand::Kind::kRowid: value = rowid; break;
-        case Operand::Kind::kNull: continue;
-        case Operand::Kind::kConstant: value = out.number; break;
-        case Operand::Kind::kColumn:
-          if (is_null) continue;
-          value = values_[out.column];
-          break;
-        case Operand::Kind::kColumnOrConstant:
-          value = is_null ? out.number : values_[out.column];
-          break;
-        case Operand::Kind::kColumnAnd:
-          if (is_null) continue;
-          value = values_[out.column] & out.number;
-          break;
-      }
-      row.values[i] = value;
+      const std::optional<int64_t> value = Evaluate(outputs_[i], rowid);
+      if (!value) continue;
+      row.values[i] = *value;
       row.integers |= 1U << i;
     }
   }

@@ -1,15 +1,16 @@
 // A storage-order scan's rows read from the table's B-tree pages (sqlite_table_pages.h)
 // instead of through SQLite's VM, which spent most of a scan's time decoding each column of
-// each row (OP_Column). The scan's SELECT list and filter, as SortedScan's callers write them,
-// are recognised and evaluated here in C++; SQLite itself still answers every question about
-// the schema (the table's root page, its columns and their positions, defaults, keys). The
-// rows come out exactly as `SELECT <columns> FROM t WHERE <filter>` gives them, in the same
-// order; a scan this cannot be sure of is not opened (the SQL path runs), and a row it cannot
-// be sure of fails the scan with IsPagesDeclined (its caller then reads again through SQL).
+// each row (OP_Column). The scan's SELECT list and filter (a ScanQuery, the structure the SQL
+// path renders as text: nsys_sqlite_scan_query.h) are evaluated here in C++; SQLite itself
+// still answers every question about the schema (the table's root page, its columns and their
+// positions, defaults, keys). The rows come out exactly as SelectSql(query) gives them, in
+// the same order; a scan this cannot be sure of is not opened (the SQL path runs), and a row it
+// cannot be sure of fails the scan with IsPagesDeclined (its caller then reads again through SQL).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,10 +23,11 @@ namespace stepstat::nsys_sqlite {
 
 class PageScan {
  public:
-  /// The page reader for `query`, or null when the SQL path must run: a SELECT list or filter
-  /// of another form than those recognised, a column that is a key or generated, a table
-  /// without rowid, a WAL database or a journal beside the file, a file laid out otherwise
-  /// than SQLite's defaults read (see ReadPageLayout).
+  /// The page reader for `query`, or null when the SQL path must run: a column the table
+  /// does not store plainly (missing, a key, generated or hidden, or a name that is not a
+  /// plain identifier), a table with a column called rowid or without rowid, a WAL database or a
+  /// journal beside the file, a file laid out otherwise than SQLite's defaults read (see
+  /// ReadPageLayout).
   static Result<std::unique_ptr<PageScan>> Open(const SqliteDb& db, const ScanQuery& query);
 
   /// Appends rows to `batch` until it holds batch.capacity or the table ends; false once it
@@ -34,11 +36,10 @@ class PageScan {
   /// an IsPagesDeclined error.
   Result<bool> Fill(IntRowBatch& batch);
 
-  /// One output column or filter operand, as recognised in the SQL text.
+  /// An operand with its column resolved to the column's position in each record.
   struct Operand {
-    enum class Kind { kRowid, kNull, kConstant, kColumn, kColumnOrConstant, kColumnAnd };
-    Kind kind = Kind::kNull;
-    int column = -1;     ///< the table column (its position in each record)
+    ScanOperand::Kind kind = ScanOperand::Kind::kNull;
+    int column = -1;     ///< the table column (its position in each record); -1: none
     int64_t number = 0;  ///< the constant, IFNULL's fallback or the mask
   };
 
@@ -50,10 +51,17 @@ class PageScan {
 
   std::unique_ptr<TablePages> pages_;
   std::string display_name_;
+  // A filter term: the operand is not NULL and (unless any_value) one of `values`.
+  struct Test {
+    Operand operand;
+    bool any_value = false;       ///< IS NOT NULL
+    std::vector<int64_t> values;  ///< IN, =: sorted
+  };
+  /// The operand's value in the current record; nullopt for NULL.
+  std::optional<int64_t> Evaluate(const Operand& operand, int64_t rowid) const;
+
   std::vector<Operand> outputs_;
-  std::vector<int> not_null_;          ///< filter: these columns are not NULL
-  int in_column_ = -1;                 ///< filter: this column's value is one of in_values_
-  std::vector<int64_t> in_values_;     ///< sorted
+  std::vector<Test> filter_;
   std::vector<int> referenced_;        ///< the columns decoded from each record, ascending
   std::vector<bool> default_is_null_;  ///< per table column: ALTER TABLE ADD COLUMN without one
   // Per table column up to the last referenced one, for the current record.

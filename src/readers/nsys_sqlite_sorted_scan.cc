@@ -1,6 +1,7 @@
 #include "readers/nsys_sqlite_sorted_scan.h"
 
 #include <algorithm>
+#include <atomic>
 #include <utility>
 
 #include "readers/nsys_sqlite_page_scan.h"
@@ -13,17 +14,12 @@ constexpr std::string_view kTooFarOutOfOrder =
     "rows further out of order than the reorder window: read again, checked first";
 using Key = std::array<int64_t, kMaxKeyColumns>;  // unused places stay 0
 
-std::string JoinColumns(const std::vector<std::string>& columns) {
-  std::string list;
-  for (const std::string& column : columns) {
-    if (!list.empty()) list += ", ";
-    list += column;
-  }
-  return list;
-}
+std::atomic<int64_t> as_stored_scans{0};
+std::atomic<int64_t> page_scans{0};
+std::atomic<int64_t> declined_page_reads{0};
 
 std::string WhereClause(const ScanQuery& query) {
-  return query.where.empty() ? std::string() : " WHERE " + query.where;
+  return query.where.empty() ? std::string() : " WHERE " + ConditionSql(query.where);
 }
 
 // Heap simulation over the keys alone: does a min-heap of `window_rows` rows pop them in
@@ -60,21 +56,36 @@ Result<bool> WindowRestoresOrder(SqliteStatement& stmt, size_t key_size, size_t 
 
 }  // namespace
 
+PageScanCounts CurrentPageScanCounts() {
+  PageScanCounts counts;
+  counts.as_stored = as_stored_scans.load(std::memory_order_relaxed);
+  counts.reading_pages = page_scans.load(std::memory_order_relaxed);
+  counts.declined = declined_page_reads.load(std::memory_order_relaxed);
+  return counts;
+}
+
+void ResetPageScanCounts() {
+  as_stored_scans.store(0, std::memory_order_relaxed);
+  page_scans.store(0, std::memory_order_relaxed);
+  declined_page_reads.store(0, std::memory_order_relaxed);
+}
+
 Result<ScanOrder> CheckStorageOrder(const SqliteDb& db, const ScanQuery& query,
                                     size_t window_rows) {
   const size_t key_size = query.key.size();
   if (key_size == 0 || key_size > kMaxKeyColumns) return ScanOrder::kSqlSort;
-  std::vector<std::string> key_columns;
+  std::vector<ScanOperand> key_columns;
   for (int column : query.key) key_columns.push_back(query.columns.at(column));
+  const std::string from = " FROM " + query.table;
   ASSIGN_OR_RETURN(SqliteStatement check,
-                   db.Prepare("SELECT stepstat_key_order(" + JoinColumns(key_columns) + ") " +
-                              query.from + WhereClause(query)));
+                   db.Prepare("SELECT stepstat_key_order(" + OperandListSql(key_columns) + ")" +
+                              from + WhereClause(query)));
   ASSIGN_OR_RETURN(bool row, check.Step());
   const int64_t verdict = row ? check.Int64(0) : 0;
   if (verdict == 0) return ScanOrder::kStorage;
   if (verdict != 1 || window_rows == 0) return ScanOrder::kSqlSort;
-  ASSIGN_OR_RETURN(SqliteStatement stmt, db.Prepare("SELECT " + JoinColumns(key_columns) + " " +
-                                                    query.from + WhereClause(query)));
+  ASSIGN_OR_RETURN(SqliteStatement stmt,
+                   db.Prepare("SELECT " + OperandListSql(key_columns) + from + WhereClause(query)));
   ASSIGN_OR_RETURN(bool restores, WindowRestoresOrder(stmt, key_size, window_rows));
   return restores ? ScanOrder::kWindow : ScanOrder::kSqlSort;
 }
@@ -124,20 +135,19 @@ Result<SortedScan> SortedScan::Open(const SqliteDb& db, const ScanQuery& query, 
       if (!positions.empty()) positions += ", ";
       positions += std::to_string(column + 1);
     }
-    ASSIGN_OR_RETURN(SqliteStatement stmt,
-                     db.Prepare("SELECT " + JoinColumns(query.columns) + " " + query.from +
-                                WhereClause(query) + " ORDER BY " + positions));
+    ASSIGN_OR_RETURN(SqliteStatement stmt, db.Prepare(SelectSql(query) + " ORDER BY " + positions));
     return SortedScan(std::move(stmt), order, key_less, window_rows,
                       static_cast<int>(query.columns.size()), db.display_name());
   }
   // Storage order: the rows come out a batch per step (stepstat_take_row). The filter is
   // the CASE's condition, so that no row that fails it is taken, whatever order SQLite
   // would evaluate the terms of an AND in.
-  const std::string take = "stepstat_take_row(?1, " + JoinColumns(query.columns) + ")";
-  const std::string condition =
-      query.where.empty() ? take : "CASE WHEN " + query.where + " THEN " + take + " ELSE 0 END";
+  const std::string take = "stepstat_take_row(?1, " + OperandListSql(query.columns) + ")";
+  const std::string condition = query.where.empty() ? take
+                                                    : "CASE WHEN " + ConditionSql(query.where) +
+                                                          " THEN " + take + " ELSE 0 END";
   ASSIGN_OR_RETURN(SqliteStatement stmt,
-                   db.Prepare("SELECT 1 " + query.from + " WHERE " + condition));
+                   db.Prepare("SELECT 1 FROM " + query.table + " WHERE " + condition));
   SortedScan scan(std::move(stmt), order, key_less, window_rows,
                   static_cast<int>(query.columns.size()), db.display_name());
   scan.batch_ = std::make_unique<IntRowBatch>();
@@ -148,6 +158,8 @@ Result<SortedScan> SortedScan::Open(const SqliteDb& db, const ScanQuery& query, 
   // failure, so a row the page reader declines costs time, never a different answer.
   if (order == ScanOrder::kAsStored) {
     ASSIGN_OR_RETURN(scan.pages_, PageScan::Open(db, query));
+    as_stored_scans.fetch_add(1, std::memory_order_relaxed);
+    if (scan.pages_ != nullptr) page_scans.fetch_add(1, std::memory_order_relaxed);
   }
   return scan;
 }
@@ -166,8 +178,14 @@ Result<const IntRow*> SortedScan::NextRow() {
     if (!pending_error_.ok()) return pending_error_;
     if (pages_ != nullptr) {
       if (!statement_done_) {
-        ASSIGN_OR_RETURN(bool more, pages_->Fill(*batch_));
-        statement_done_ = !more;
+        Result<bool> more = pages_->Fill(*batch_);
+        if (!more.ok()) {
+          if (IsPagesDeclined(more.status())) {
+            declined_page_reads.fetch_add(1, std::memory_order_relaxed);
+          }
+          return more.status();
+        }
+        statement_done_ = !*more;
       }
     } else {
       // A step returns when the batch is full (a row of `SELECT 1`) or the table is done. An

@@ -21,6 +21,7 @@
 
 #include "readers/nearly_sorted_queue.h"
 #include "readers/nsys_sqlite_db.h"
+#include "readers/nsys_sqlite_scan_query.h"
 #include "stepstat/status.h"
 
 namespace stepstat::nsys_sqlite {
@@ -30,16 +31,6 @@ inline constexpr int kMaxScanColumns = kMaxRowColumns;
 inline constexpr size_t kDefaultWindowRows = size_t{1} << 14;
 /// Rows a storage-order read takes out of SQLite per sqlite3_step.
 inline constexpr size_t kStepBatchRows = 256;
-
-/// A SELECT over one table: integer expressions, a FROM clause, a filter, and the columns
-/// whose values order the rows (ascending, most significant first). The key must be unique
-/// per row (end it with rowid) so that the order is the same whichever way it is produced.
-struct ScanQuery {
-  std::vector<std::string> columns;  ///< at most kMaxScanColumns
-  std::string from;                  ///< "FROM <table>"
-  std::string where;                 ///< a condition the rows meet; empty: every row
-  std::vector<int> key;              ///< indexes into `columns`
-};
 
 /// How a scan produces its order.
 enum class ScanOrder {
@@ -56,6 +47,18 @@ enum class ScanOrder {
 /// The status Step() of a kAsStored scan fails with when the window cannot restore the order.
 Status TooFarOutOfOrder(std::string_view display_name);
 bool IsTooFarOutOfOrder(const Status& status);
+
+/// How the as-stored scans (kAsStored) were read, process-wide since the last reset: the
+/// check that every big-table scan of summarize reads pages (tests/sqlite_pages_test.cc), so
+/// that a reader's query the page path turns away fails a test instead of quietly costing
+/// time. Relaxed counters: scans may run on more than one thread.
+struct PageScanCounts {
+  int64_t as_stored = 0;      ///< kAsStored scans opened
+  int64_t reading_pages = 0;  ///< of those, the ones PageScan took
+  int64_t declined = 0;       ///< page reads that declined a row (the caller read again by SQL)
+};
+PageScanCounts CurrentPageScanCounts();
+void ResetPageScanCounts();
 
 class PageScan;
 
