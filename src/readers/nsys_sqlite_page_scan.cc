@@ -6,6 +6,8 @@
 #include <string_view>
 #include <utility>
 
+#include "io/read_counts.h"
+
 namespace stepstat::nsys_sqlite {
 namespace {
 
@@ -204,6 +206,7 @@ Result<std::unique_ptr<PageScan>> PageScan::Open(const SqliteDb& db, const ScanQ
   Result<std::unique_ptr<RandomAccessFile>> file =
       RandomAccessFile::Open(db.path(), db.display_name());
   if (!file.ok()) return none;
+  CountOpen(db.path());  // as SqliteDb counts the library's open of the file
   Result<std::optional<PageLayout>> layout = ReadPageLayout(**file);
   if (!layout.ok() || !*layout) return none;
   Result<std::unique_ptr<TablePages>> pages =
