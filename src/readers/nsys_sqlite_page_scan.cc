@@ -217,23 +217,32 @@ Result<std::unique_ptr<PageScan>> PageScan::Open(const SqliteDb& db, const ScanQ
   return scan;
 }
 
-std::optional<int64_t> PageScan::Evaluate(const Operand& operand, int64_t rowid) const {
-  const bool is_null = operand.column >= 0 && nulls_[operand.column] != 0;
+namespace {
+
+// The operand's value in the current record (`values`, `nulls` by table column); false for
+// NULL. Inline in Fill's loops: a call per operand per row was a third of summarize's CPU.
+bool Evaluate(const PageScan::Operand& operand, int64_t rowid, const int64_t* values,
+              const uint8_t* nulls, int64_t& value) {
   switch (operand.kind) {
-    case ScanOperand::Kind::kRowid: return rowid;
-    case ScanOperand::Kind::kNull: return std::nullopt;
-    case ScanOperand::Kind::kConstant: return operand.number;
+    case ScanOperand::Kind::kRowid: value = rowid; return true;
+    case ScanOperand::Kind::kNull: return false;
+    case ScanOperand::Kind::kConstant: value = operand.number; return true;
     case ScanOperand::Kind::kColumn:
-      if (is_null) return std::nullopt;
-      return values_[operand.column];
+      if (nulls[operand.column] != 0) return false;
+      value = values[operand.column];
+      return true;
     case ScanOperand::Kind::kColumnOrConstant:
-      return is_null ? operand.number : values_[operand.column];
+      value = nulls[operand.column] != 0 ? operand.number : values[operand.column];
+      return true;
     case ScanOperand::Kind::kColumnAnd:
-      if (is_null) return std::nullopt;
-      return values_[operand.column] & operand.number;
+      if (nulls[operand.column] != 0) return false;
+      value = values[operand.column] & operand.number;
+      return true;
   }
-  return std::nullopt;
+  return false;
 }
+
+}  // namespace
 
 Status PageScan::Declined(std::string_view why) const { return PagesDeclined(display_name_, why); }
 
@@ -306,19 +315,19 @@ Result<bool> PageScan::Fill(IntRowBatch& batch) {
     ASSIGN_OR_RETURN(bool more, pages_->Next(rowid, record));
     if (!more) return false;
     if (!referenced_.empty()) RETURN_IF_ERROR(DecodeRecord(record));
+    const int64_t* values = values_.data();
+    const uint8_t* nulls = nulls_.data();
     bool keep = true;
     for (const Test& test : filter_) {
-      const std::optional<int64_t> value = Evaluate(test.operand, rowid);
-      keep = value &&
-             (test.any_value || std::binary_search(test.values.begin(), test.values.end(), *value));
+      int64_t value = 0;
+      keep = Evaluate(test.operand, rowid, values, nulls, value) &&
+             (test.any_value || std::binary_search(test.values.begin(), test.values.end(), value));
       if (!keep) break;
     }
     if (!keep) continue;
     IntRow& row = batch.rows.emplace_back();
     for (size_t i = 0; i < outputs_.size(); ++i) {
-      const std::optional<int64_t> value = Evaluate(outputs_[i], rowid);
-      if (!value) continue;
-      row.values[i] = *value;
+      if (!Evaluate(outputs_[i], rowid, values, nulls, row.values[i])) continue;
       row.integers |= 1U << i;
     }
   }

@@ -10,7 +10,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,9 +56,6 @@ class PageScan {
     bool any_value = false;       ///< IS NOT NULL
     std::vector<int64_t> values;  ///< IN, =: sorted
   };
-  /// The operand's value in the current record; nullopt for NULL.
-  std::optional<int64_t> Evaluate(const Operand& operand, int64_t rowid) const;
-
   std::vector<Operand> outputs_;
   std::vector<Test> filter_;
   std::vector<int> referenced_;        ///< the columns decoded from each record, ascending
