@@ -140,17 +140,20 @@ Result<SqliteDb> SqliteDb::Open(const std::filesystem::path& path, std::string_v
     sqlite3_close(db);
     return status;
   }
-  return SqliteDb(db, std::string(display_name));
+  return SqliteDb(db, std::string(display_name), path);
 }
 
 SqliteDb::SqliteDb(SqliteDb&& other) noexcept
-    : db_(std::exchange(other.db_, nullptr)), display_name_(std::move(other.display_name_)) {}
+    : db_(std::exchange(other.db_, nullptr)),
+      display_name_(std::move(other.display_name_)),
+      path_(std::move(other.path_)) {}
 
 SqliteDb& SqliteDb::operator=(SqliteDb&& other) noexcept {
   if (this != &other) {
     sqlite3_close(db_);
     db_ = std::exchange(other.db_, nullptr);
     display_name_ = std::move(other.display_name_);
+    path_ = std::move(other.path_);
   }
   return *this;
 }
@@ -226,6 +229,13 @@ Result<bool> SqliteStatement::Step() {
 
 Status SqliteStatement::BindInt64(int index_from_1, int64_t value) {
   if (sqlite3_bind_int64(stmt_, index_from_1, value) != SQLITE_OK)
+    return SqliteError(db_, display_name_, "binding");
+  return Status::Ok();
+}
+
+Status SqliteStatement::BindText(int index_from_1, std::string_view text) {
+  if (sqlite3_bind_text(stmt_, index_from_1, text.data(), static_cast<int>(text.size()),
+                        SQLITE_TRANSIENT) != SQLITE_OK)
     return SqliteError(db_, display_name_, "binding");
   return Status::Ok();
 }

@@ -71,12 +71,15 @@ class SqliteDb {
   /// "<display_name>: <what>: <sqlite's message>".
   Status Error(std::string_view what) const;
   const std::string& display_name() const { return display_name_; }
+  /// The file opened (the page reader opens it again to read a table's pages itself).
+  const std::filesystem::path& path() const { return path_; }
 
  private:
-  SqliteDb(sqlite3* db, std::string display_name)
-      : db_(db), display_name_(std::move(display_name)) {}
+  SqliteDb(sqlite3* db, std::string display_name, std::filesystem::path path)
+      : db_(db), display_name_(std::move(display_name)), path_(std::move(path)) {}
   sqlite3* db_ = nullptr;
   std::string display_name_;
+  std::filesystem::path path_;
 };
 
 /// One prepared statement; it must not outlive its SqliteDb. Column getters take 0-based indexes
@@ -92,6 +95,7 @@ class SqliteStatement {
   /// True when a row is ready, false when done.
   Result<bool> Step();
   Status BindInt64(int index_from_1, int64_t value);
+  Status BindText(int index_from_1, std::string_view text);
   /// Binds `batch` for stepstat_take_row; it must outlive the statement's steps.
   Status BindRowBatch(int index_from_1, IntRowBatch* batch);
   void Reset();

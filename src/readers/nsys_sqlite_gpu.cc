@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "readers/nsys_sqlite_internal.h"
+#include "readers/nsys_sqlite_reader_queries.h"
 #include "readers/nsys_sqlite_sorted_scan.h"
 
 namespace stepstat::nsys_sqlite {
@@ -86,39 +87,12 @@ struct Cursor {
 };
 
 Result<std::optional<Cursor>> OpenCursor(ExportContext& context, std::string table, OpKind kind) {
-  if (!context.HasTable(table)) return std::optional<Cursor>();
-  ASSIGN_OR_RETURN(auto columns, context.db().Columns(table));
-  for (const char* required : {"start", "end"}) {
-    if (!columns.contains(required)) {
-      return ErrorAt(context.display_name(), 0,
-                     table + " has no '" + required + "' column; is this an nsys export?");
-    }
-  }
-  std::string extra1 = kind == OpKind::kKernel ? ColumnOrNull(columns, "demangledName")
-                                               : ColumnOrNull(columns, "bytes");
-  std::string extra2 = kind == OpKind::kKernel   ? ColumnOrNull(columns, "shortName")
-                       : kind == OpKind::kMemcpy ? ColumnOrNull(columns, "copyKind")
-                                                 : std::string("NULL");
-  if (kind == OpKind::kKernel && extra1 == "NULL" && extra2 == "NULL") {
-    return ErrorAt(context.display_name(), 0,
-                   table + " has neither a 'demangledName' nor a 'shortName' column");
-  }
-  ScanQuery query;
-  query.columns = {"rowid",
-                   "start",
-                   "end",
-                   ColumnOrNull(columns, "deviceId"),
-                   ColumnOrNull(columns, "streamId"),
-                   ColumnOrNull(columns, "correlationId"),
-                   ColumnOrNull(columns, "globalPid"),
-                   extra1,
-                   extra2};
-  query.from = "FROM " + table;
-  query.key = {kStart, kRowId};  // ORDER BY start, rowid
+  ASSIGN_OR_RETURN(std::optional<ScanQuery> query, GpuOpScanQuery(context, table, kind));
+  if (!query) return std::optional<Cursor>();
   std::optional<ScanOrder> known_order;
   if (context.scan() == SqliteScan::kAsStored) known_order = ScanOrder::kAsStored;
   ASSIGN_OR_RETURN(SortedScan scan,
-                   SortedScan::Open(context.db(), query, kDefaultWindowRows, known_order));
+                   SortedScan::Open(context.db(), *query, kDefaultWindowRows, known_order));
   Cursor cursor;
   cursor.table = std::move(table);
   cursor.kind = kind;
@@ -200,6 +174,42 @@ class GpuOpReader {
 
 }  // namespace
 
+Result<std::optional<ScanQuery>> GpuOpScanQuery(ExportContext& context, const std::string& table,
+                                                OpKind kind) {
+  if (!context.HasTable(table)) return std::optional<ScanQuery>();
+  ASSIGN_OR_RETURN(auto columns, context.db().Columns(table));
+  for (const char* required : {"start", "end"}) {
+    if (!columns.contains(required)) {
+      return ErrorAt(context.display_name(), 0,
+                     table + " has no '" + required + "' column; is this an nsys export?");
+    }
+  }
+  using Operand = ScanOperand;
+  Operand extra1 =
+      Operand::ColumnIfPresent(columns, kind == OpKind::kKernel ? "demangledName" : "bytes");
+  Operand extra2 = kind == OpKind::kKernel   ? Operand::ColumnIfPresent(columns, "shortName")
+                   : kind == OpKind::kMemcpy ? Operand::ColumnIfPresent(columns, "copyKind")
+                                             : Operand::Null();
+  if (kind == OpKind::kKernel && extra1.kind == Operand::Kind::kNull &&
+      extra2.kind == Operand::Kind::kNull) {
+    return ErrorAt(context.display_name(), 0,
+                   table + " has neither a 'demangledName' nor a 'shortName' column");
+  }
+  ScanQuery query;
+  query.columns = {Operand::Rowid(),
+                   Operand::Column("start"),
+                   Operand::Column("end"),
+                   Operand::ColumnIfPresent(columns, "deviceId"),
+                   Operand::ColumnIfPresent(columns, "streamId"),
+                   Operand::ColumnIfPresent(columns, "correlationId"),
+                   Operand::ColumnIfPresent(columns, "globalPid"),
+                   std::move(extra1),
+                   std::move(extra2)};
+  query.table = table;
+  query.key = {kStart, kRowId};  // ORDER BY start, rowid
+  return std::optional<ScanQuery>(std::move(query));
+}
+
 Status DeviceNames::Load(ExportContext& context) {
   const char* table = context.HasTable("TARGET_INFO_GPU")        ? "TARGET_INFO_GPU"
                       : context.HasTable("TARGET_INFO_CUDA_GPU") ? "TARGET_INFO_CUDA_GPU"
@@ -231,11 +241,7 @@ Result<int64_t> ReadGpuOps(ExportContext& context, TraceSink& sink) {
   GpuOpReader reader(context);
   RETURN_IF_ERROR(reader.Init());
   std::vector<Cursor> cursors;
-  const std::pair<const char*, OpKind> kTables[] = {
-      {"CUPTI_ACTIVITY_KIND_KERNEL", OpKind::kKernel},
-      {"CUPTI_ACTIVITY_KIND_MEMCPY", OpKind::kMemcpy},
-      {"CUPTI_ACTIVITY_KIND_MEMSET", OpKind::kMemset}};
-  for (const auto& [table, kind] : kTables) {
+  for (const auto& [table, kind] : kGpuOpTables) {
     ASSIGN_OR_RETURN(std::optional<Cursor> cursor, OpenCursor(context, table, kind));
     if (!cursor) continue;
     cursors.push_back(std::move(*cursor));

@@ -18,6 +18,7 @@
 
 #include "readers/nearly_sorted_queue.h"
 #include "readers/nsys_sqlite_internal.h"
+#include "readers/nsys_sqlite_reader_queries.h"
 #include "readers/nsys_sqlite_sorted_scan.h"
 
 namespace stepstat::nsys_sqlite {
@@ -254,8 +255,60 @@ struct PendingBefore {
 
 }  // namespace
 
+LaunchJoinQueries LaunchJoinScanQueries(const std::unordered_set<std::string>& runtime_columns,
+                                        const std::unordered_set<std::string>& kernel_columns,
+                                        const std::unordered_map<int64_t, NameId>& launch_name_ids,
+                                        bool kernels_have_pid, std::optional<int64_t> process) {
+  using Operand = ScanOperand;
+  using Term = ScanFilterTerm;
+  std::vector<int64_t> ids;
+  ids.reserve(launch_name_ids.size());
+  for (const auto& [id, name] : launch_name_ids) ids.push_back(id);
+  const Operand global_tid = Operand::ColumnIfPresent(runtime_columns, "globalTid");
+  const Operand correlation = Operand::ColumnIfPresent(runtime_columns, "correlationId");
+  // The process of a call: its thread's GlobalId masked (NULL without a thread column).
+  const Operand call_pid_key =
+      !kernels_have_pid ? Operand::Constant(0)
+      : global_tid.kind == Operand::Kind::kColumn
+          ? Operand::ColumnAnd(global_tid.column, static_cast<int64_t>(kGlobalPidMask))
+          : Operand::Null();
+  const Operand kernel_pid_key =
+      kernels_have_pid ? Operand::ColumnOr("globalPid", 0) : Operand::Constant(0);
+  LaunchJoinQueries queries;
+  ScanQuery& calls = queries.calls;
+  calls.table = "CUPTI_ACTIVITY_KIND_RUNTIME";
+  calls.columns = {Operand::Rowid(),
+                   Operand::Column("start"),
+                   Operand::Column("end"),
+                   global_tid,
+                   correlation,
+                   Operand::Column("nameId"),
+                   call_pid_key};
+  // SQL's NULL never joins, so calls without an id (or without a thread, when kernels say
+  // which process they belong to) are left out: nsys's report is an inner join.
+  calls.where = {Term::In(Operand::Column("nameId"), std::move(ids)), Term::IsNotNull(correlation)};
+  if (kernels_have_pid) calls.where.push_back(Term::IsNotNull(global_tid));
+  calls.key = {kLaunchJoinPidKey, 4, 1, 0};  // process, correlation id, start, rowid
+  ScanQuery& kernels = queries.kernels;
+  kernels.table = "CUPTI_ACTIVITY_KIND_KERNEL";
+  kernels.columns = {Operand::Rowid(),
+                     Operand::Column("correlationId"),
+                     Operand::Column("start"),
+                     Operand::Column("end"),
+                     Operand::ColumnIfPresent(kernel_columns, "demangledName"),
+                     Operand::ColumnIfPresent(kernel_columns, "shortName"),
+                     kernel_pid_key,
+                     Operand::ColumnIfPresent(kernel_columns, "deviceId")};
+  kernels.where = {Term::IsNotNull(Operand::Column("correlationId"))};
+  kernels.key = {kLaunchJoinPidKey, 1, 2, 0};  // process, correlation id, start, rowid
+  if (process) {
+    calls.where.push_back(Term::Equals(call_pid_key, *process));
+    kernels.where.push_back(Term::Equals(kernel_pid_key, *process));
+  }
+  return queries;
+}
+
 Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid, TraceSink& sink) {
-  const std::string table = "CUPTI_ACTIVITY_KIND_RUNTIME";
   ASSIGN_OR_RETURN(auto columns, RuntimeColumns(context));
   ASSIGN_OR_RETURN(auto launch_names, LaunchApiNameIds(context));
   if (launch_names.empty() || !context.HasTable("CUPTI_ACTIVITY_KIND_KERNEL")) return int64_t{0};
@@ -263,22 +316,9 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
   for (const char* required : {"start", "end", "correlationId"}) {
     if (!kernel_columns.contains(required)) return int64_t{0};  // nothing can join
   }
-  std::string id_list;
-  for (const auto& [id, name] : launch_names) {
-    if (!id_list.empty()) id_list += ',';
-    id_list += std::to_string(id);
-  }
-  const std::string global_tid = ColumnOrNull(columns, "globalTid");
-  const std::string correlation = ColumnOrNull(columns, "correlationId");
-  // SQL's NULL never joins, so calls without an id (or without a thread, when kernels say
-  // which process they belong to) are left out: nsys's report is an inner join.
-  const std::string call_pid_key =
-      kernels_have_pid
-          ? "(" + global_tid + " & " + std::to_string(static_cast<int64_t>(kGlobalPidMask)) + ")"
-          : std::string("0");
-  const std::string kernel_pid_key = kernels_have_pid ? "IFNULL(globalPid, 0)" : "0";
-  std::string call_filter = "nameId IN (" + id_list + ") AND " + correlation + " IS NOT NULL" +
-                            (kernels_have_pid ? " AND " + global_tid + " IS NOT NULL" : "");
+  const LaunchJoinQueries all_processes =
+      LaunchJoinScanQueries(columns, kernel_columns, launch_names, kernels_have_pid, std::nullopt);
+  const std::string kernel_pid_key = OperandSql(all_processes.kernels.columns[kLaunchJoinPidKey]);
   // Read as stored: no survey, all processes as one stream in (process, id) order, as nsys
   // writes an export of one process. A file where that order is too far from the storage
   // order fails the read, and the caller reads it again checked (SqliteScan).
@@ -302,33 +342,13 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
   std::vector<ProcessJoin> joins;
   joins.reserve(processes.size());
   for (int64_t process : processes) {
-    ScanQuery calls;
-    calls.columns = {"rowid", "start", "end", global_tid, correlation, "nameId", call_pid_key};
-    calls.from = "FROM " + table;
-    calls.where = call_filter;
-    calls.key = {6, 4, 1, 0};  // process, correlation id, start, rowid
-    ScanQuery kernels;
-    kernels.columns = {"rowid",
-                       "correlationId",
-                       "start",
-                       "end",
-                       ColumnOrNull(kernel_columns, "demangledName"),
-                       ColumnOrNull(kernel_columns, "shortName"),
-                       kernel_pid_key,
-                       ColumnOrNull(kernel_columns, "deviceId")};
-    kernels.from = "FROM CUPTI_ACTIVITY_KIND_KERNEL";
-    kernels.where = "correlationId IS NOT NULL";
-    kernels.key = {6, 1, 2, 0};  // process, correlation id, start, rowid
+    LaunchJoinQueries queries = all_processes;
     if (!one_stream && kernels_have_pid) {
-      const std::string key = std::to_string(process);
-      for (auto [where, pid_key] :
-           {std::pair{&calls.where, &call_pid_key}, std::pair{&kernels.where, &kernel_pid_key}}) {
-        *where += " AND ";
-        *where += *pid_key;
-        *where += " = ";
-        *where += key;
-      }
+      queries =
+          LaunchJoinScanQueries(columns, kernel_columns, launch_names, kernels_have_pid, process);
     }
+    const ScanQuery& calls = queries.calls;
+    const ScanQuery& kernels = queries.kernels;
     ASSIGN_OR_RETURN(SortedScan call_scan,
                      SortedScan::Open(context.db(), calls, window_rows, call_order));
     ASSIGN_OR_RETURN(SortedScan kernel_scan,

@@ -1,7 +1,10 @@
 #include "readers/nsys_sqlite_sorted_scan.h"
 
 #include <algorithm>
+#include <atomic>
 #include <utility>
+
+#include "readers/nsys_sqlite_page_scan.h"
 
 namespace stepstat::nsys_sqlite {
 namespace {
@@ -11,17 +14,12 @@ constexpr std::string_view kTooFarOutOfOrder =
     "rows further out of order than the reorder window: read again, checked first";
 using Key = std::array<int64_t, kMaxKeyColumns>;  // unused places stay 0
 
-std::string JoinColumns(const std::vector<std::string>& columns) {
-  std::string list;
-  for (const std::string& column : columns) {
-    if (!list.empty()) list += ", ";
-    list += column;
-  }
-  return list;
-}
+std::atomic<int64_t> as_stored_scans{0};
+std::atomic<int64_t> page_scans{0};
+std::atomic<int64_t> declined_page_reads{0};
 
 std::string WhereClause(const ScanQuery& query) {
-  return query.where.empty() ? std::string() : " WHERE " + query.where;
+  return query.where.empty() ? std::string() : " WHERE " + ConditionSql(query.where);
 }
 
 // Heap simulation over the keys alone: does a min-heap of `window_rows` rows pop them in
@@ -58,21 +56,36 @@ Result<bool> WindowRestoresOrder(SqliteStatement& stmt, size_t key_size, size_t 
 
 }  // namespace
 
+PageScanCounts CurrentPageScanCounts() {
+  PageScanCounts counts;
+  counts.as_stored = as_stored_scans.load(std::memory_order_relaxed);
+  counts.reading_pages = page_scans.load(std::memory_order_relaxed);
+  counts.declined = declined_page_reads.load(std::memory_order_relaxed);
+  return counts;
+}
+
+void ResetPageScanCounts() {
+  as_stored_scans.store(0, std::memory_order_relaxed);
+  page_scans.store(0, std::memory_order_relaxed);
+  declined_page_reads.store(0, std::memory_order_relaxed);
+}
+
 Result<ScanOrder> CheckStorageOrder(const SqliteDb& db, const ScanQuery& query,
                                     size_t window_rows) {
   const size_t key_size = query.key.size();
   if (key_size == 0 || key_size > kMaxKeyColumns) return ScanOrder::kSqlSort;
-  std::vector<std::string> key_columns;
+  std::vector<ScanOperand> key_columns;
   for (int column : query.key) key_columns.push_back(query.columns.at(column));
+  const std::string from = " FROM " + query.table;
   ASSIGN_OR_RETURN(SqliteStatement check,
-                   db.Prepare("SELECT stepstat_key_order(" + JoinColumns(key_columns) + ") " +
-                              query.from + WhereClause(query)));
+                   db.Prepare("SELECT stepstat_key_order(" + OperandListSql(key_columns) + ")" +
+                              from + WhereClause(query)));
   ASSIGN_OR_RETURN(bool row, check.Step());
   const int64_t verdict = row ? check.Int64(0) : 0;
   if (verdict == 0) return ScanOrder::kStorage;
   if (verdict != 1 || window_rows == 0) return ScanOrder::kSqlSort;
-  ASSIGN_OR_RETURN(SqliteStatement stmt, db.Prepare("SELECT " + JoinColumns(key_columns) + " " +
-                                                    query.from + WhereClause(query)));
+  ASSIGN_OR_RETURN(SqliteStatement stmt,
+                   db.Prepare("SELECT " + OperandListSql(key_columns) + from + WhereClause(query)));
   ASSIGN_OR_RETURN(bool restores, WindowRestoresOrder(stmt, key_size, window_rows));
   return restores ? ScanOrder::kWindow : ScanOrder::kSqlSort;
 }
@@ -84,6 +97,20 @@ Status TooFarOutOfOrder(std::string_view display_name) {
 bool IsTooFarOutOfOrder(const Status& status) {
   return !status.ok() && status.message().ends_with(kTooFarOutOfOrder);
 }
+
+SortedScan::SortedScan(SqliteStatement stmt, ScanOrder order, KeyLess key_less, size_t window_rows,
+                       int columns, std::string display_name)
+    : stmt_(std::move(stmt)),
+      order_(order),
+      key_less_(key_less),
+      window_rows_(window_rows),
+      columns_(columns),
+      display_name_(std::move(display_name)),
+      window_(key_less) {}
+
+SortedScan::SortedScan(SortedScan&& other) noexcept = default;
+SortedScan& SortedScan::operator=(SortedScan&& other) noexcept = default;
+SortedScan::~SortedScan() = default;
 
 Result<SortedScan> SortedScan::Open(const SqliteDb& db, const ScanQuery& query, size_t window_rows,
                                     std::optional<ScanOrder> known_order) {
@@ -108,91 +135,110 @@ Result<SortedScan> SortedScan::Open(const SqliteDb& db, const ScanQuery& query, 
       if (!positions.empty()) positions += ", ";
       positions += std::to_string(column + 1);
     }
-    ASSIGN_OR_RETURN(SqliteStatement stmt,
-                     db.Prepare("SELECT " + JoinColumns(query.columns) + " " + query.from +
-                                WhereClause(query) + " ORDER BY " + positions));
+    ASSIGN_OR_RETURN(SqliteStatement stmt, db.Prepare(SelectSql(query) + " ORDER BY " + positions));
     return SortedScan(std::move(stmt), order, key_less, window_rows,
                       static_cast<int>(query.columns.size()), db.display_name());
   }
   // Storage order: the rows come out a batch per step (stepstat_take_row). The filter is
   // the CASE's condition, so that no row that fails it is taken, whatever order SQLite
   // would evaluate the terms of an AND in.
-  const std::string take = "stepstat_take_row(?1, " + JoinColumns(query.columns) + ")";
-  const std::string condition =
-      query.where.empty() ? take : "CASE WHEN " + query.where + " THEN " + take + " ELSE 0 END";
+  const std::string take = "stepstat_take_row(?1, " + OperandListSql(query.columns) + ")";
+  const std::string condition = query.where.empty() ? take
+                                                    : "CASE WHEN " + ConditionSql(query.where) +
+                                                          " THEN " + take + " ELSE 0 END";
   ASSIGN_OR_RETURN(SqliteStatement stmt,
-                   db.Prepare("SELECT 1 " + query.from + " WHERE " + condition));
+                   db.Prepare("SELECT 1 FROM " + query.table + " WHERE " + condition));
   SortedScan scan(std::move(stmt), order, key_less, window_rows,
                   static_cast<int>(query.columns.size()), db.display_name());
   scan.batch_ = std::make_unique<IntRowBatch>();
   scan.batch_->capacity = kStepBatchRows;
   scan.batch_->rows.reserve(kStepBatchRows);
   RETURN_IF_ERROR(scan.stmt_.BindRowBatch(1, scan.batch_.get()));
+  // Only an unchecked pass reads pages: its caller already reads again through SQL on any
+  // failure, so a row the page reader declines costs time, never a different answer.
+  if (order == ScanOrder::kAsStored) {
+    ASSIGN_OR_RETURN(scan.pages_, PageScan::Open(db, query));
+    as_stored_scans.fetch_add(1, std::memory_order_relaxed);
+    if (scan.pages_ != nullptr) page_scans.fetch_add(1, std::memory_order_relaxed);
+  }
   return scan;
 }
 
-Result<bool> SortedScan::NextRow(IntRow& row) {
+Result<const IntRow*> SortedScan::NextRow() {
+  const IntRow* none = nullptr;
   if (!batch_) {
     ASSIGN_OR_RETURN(bool has_row, stmt_.Step());
-    if (has_row) row.integers = stmt_.Integers(columns_, row.values.data());
-    return has_row;
+    if (!has_row) return none;
+    stepped_.integers = stmt_.Integers(columns_, stepped_.values.data());
+    return &stepped_;
   }
   if (batch_next_ == batch_->rows.size()) {
     batch_->rows.clear();
     batch_next_ = 0;
     if (!pending_error_.ok()) return pending_error_;
-    // A step returns when the batch is full (a row of `SELECT 1`) or the table is done. An
-    // error (a damaged page) waits behind the rows taken before it, so that a bad row
-    // among them is still the error reported, as when rows were stepped out one by one.
-    while (!statement_done_ && batch_->rows.empty()) {
-      Result<bool> full = stmt_.Step();
-      if (!full.ok()) {
-        pending_error_ = full.status();
-        statement_done_ = true;
-        if (batch_->rows.empty()) return pending_error_;
-        break;
+    if (pages_ != nullptr) {
+      if (!statement_done_) {
+        Result<bool> more = pages_->Fill(*batch_);
+        if (!more.ok()) {
+          if (IsPagesDeclined(more.status())) {
+            declined_page_reads.fetch_add(1, std::memory_order_relaxed);
+          }
+          return more.status();
+        }
+        statement_done_ = !*more;
       }
-      statement_done_ = !*full;
+    } else {
+      // A step returns when the batch is full (a row of `SELECT 1`) or the table is done. An
+      // error (a damaged page) waits behind the rows taken before it, so that a bad row
+      // among them is still the error reported, as when rows were stepped out one by one.
+      while (!statement_done_ && batch_->rows.empty()) {
+        Result<bool> full = stmt_.Step();
+        if (!full.ok()) {
+          pending_error_ = full.status();
+          statement_done_ = true;
+          if (batch_->rows.empty()) return pending_error_;
+          break;
+        }
+        statement_done_ = !*full;
+      }
     }
-    if (batch_->rows.empty()) return false;
+    if (batch_->rows.empty()) return none;
   }
-  row = batch_->rows[batch_next_++];
-  return true;
+  return &batch_->rows[batch_next_++];
 }
 
 Result<bool> SortedScan::Step() {
-  IntRow previous = current_;
-  bool have_row = false;
+  const IntRow* next = nullptr;
   if (order_ == ScanOrder::kWindow || order_ == ScanOrder::kAsStored) {
-    ASSIGN_OR_RETURN(have_row, StepWindow());
+    ASSIGN_OR_RETURN(next, StepWindow());
   } else {
-    ASSIGN_OR_RETURN(have_row, NextRow(current_));
+    ASSIGN_OR_RETURN(next, NextRow());
   }
-  if (!have_row) return false;
+  if (next == nullptr) return false;
   // The check found this order; an immutable file that changed since breaks it. Unchecked
-  // (kAsStored), this is where the window turns out too small.
-  if (order_ != ScanOrder::kSqlSort && have_previous_ && key_less_(current_, previous)) {
+  // (kAsStored), this is where the window turns out too small. Checked against the row
+  // handed out before, still in current_ (rows are copied once out of the window).
+  if (order_ != ScanOrder::kSqlSort && have_previous_ && key_less_(*next, current_)) {
     if (order_ == ScanOrder::kAsStored) return TooFarOutOfOrder(display_name_);
     return ErrorAt(display_name_, 0, "the file changed while it was read");
   }
+  current_ = *next;
+  if (order_ == ScanOrder::kWindow || order_ == ScanOrder::kAsStored) window_.Pop();
   have_previous_ = true;
   return true;
 }
 
-Result<bool> SortedScan::StepWindow() {
+Result<const IntRow*> SortedScan::StepWindow() {
   while (!exhausted_ && window_.size() <= window_rows_) {
-    IntRow row;
-    ASSIGN_OR_RETURN(bool has_row, NextRow(row));
-    if (!has_row) {
+    ASSIGN_OR_RETURN(const IntRow* row, NextRow());
+    if (row == nullptr) {
       exhausted_ = true;
       break;
     }
-    window_.Push(row);
+    window_.Push(*row);
   }
-  if (window_.empty()) return false;
-  current_ = window_.Top();
-  window_.Pop();
-  return true;
+  if (window_.empty()) return static_cast<const IntRow*>(nullptr);
+  return &window_.Top();  // popped once Step has copied it
 }
 
 }  // namespace stepstat::nsys_sqlite

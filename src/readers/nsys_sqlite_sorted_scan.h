@@ -21,6 +21,7 @@
 
 #include "readers/nearly_sorted_queue.h"
 #include "readers/nsys_sqlite_db.h"
+#include "readers/nsys_sqlite_scan_query.h"
 #include "stepstat/status.h"
 
 namespace stepstat::nsys_sqlite {
@@ -30,16 +31,6 @@ inline constexpr int kMaxScanColumns = kMaxRowColumns;
 inline constexpr size_t kDefaultWindowRows = size_t{1} << 14;
 /// Rows a storage-order read takes out of SQLite per sqlite3_step.
 inline constexpr size_t kStepBatchRows = 256;
-
-/// A SELECT over one table: integer expressions, a FROM clause, a filter, and the columns
-/// whose values order the rows (ascending, most significant first). The key must be unique
-/// per row (end it with rowid) so that the order is the same whichever way it is produced.
-struct ScanQuery {
-  std::vector<std::string> columns;  ///< at most kMaxScanColumns
-  std::string from;                  ///< "FROM <table>"
-  std::string where;                 ///< a condition the rows meet; empty: every row
-  std::vector<int> key;              ///< indexes into `columns`
-};
 
 /// How a scan produces its order.
 enum class ScanOrder {
@@ -57,15 +48,35 @@ enum class ScanOrder {
 Status TooFarOutOfOrder(std::string_view display_name);
 bool IsTooFarOutOfOrder(const Status& status);
 
+/// How the as-stored scans (kAsStored) were read, process-wide since the last reset: the
+/// check that every big-table scan of summarize reads pages (tests/sqlite_pages_test.cc), so
+/// that a reader's query the page path turns away fails a test instead of quietly costing
+/// time. Relaxed counters: scans may run on more than one thread.
+struct PageScanCounts {
+  int64_t as_stored = 0;      ///< kAsStored scans opened
+  int64_t reading_pages = 0;  ///< of those, the ones PageScan took
+  int64_t declined = 0;       ///< page reads that declined a row (the caller read again by SQL)
+};
+PageScanCounts CurrentPageScanCounts();
+void ResetPageScanCounts();
+
+class PageScan;
+
 class SortedScan {
  public:
   /// Checks the table's order with one pass over the key columns (unless the caller already
   /// knows it from a pass of its own, or wants kAsStored: `known_order`), then prepares the
   /// read. `window_rows`
   /// bounds the reorder window (and so the memory a scan holds).
+  /// A kAsStored scan reads the table's pages itself (PageScan) when it can be sure that
+  /// gives what SQL gives; a row it cannot be sure of then fails Step() (IsPagesDeclined),
+  /// as a row too far out of order does, and the caller reads again checked, through SQL.
   static Result<SortedScan> Open(const SqliteDb& db, const ScanQuery& query,
                                  size_t window_rows = kDefaultWindowRows,
                                  std::optional<ScanOrder> known_order = std::nullopt);
+  SortedScan(SortedScan&& other) noexcept;
+  SortedScan& operator=(SortedScan&& other) noexcept;
+  ~SortedScan();
 
   /// Moves to the next row in key order; false at the end. An error when the rows do not
   /// come as the check found them (the file changed between the two passes).
@@ -73,6 +84,8 @@ class SortedScan {
   /// The current row; valid until the next Step().
   const IntRow& row() const { return current_; }
   ScanOrder order() const { return order_; }
+  /// True when the rows come from the table's pages rather than through SQL.
+  bool reads_pages() const { return pages_ != nullptr; }
 
  private:
   // Orders rows by the key columns (at most four, most significant first).
@@ -89,23 +102,20 @@ class SortedScan {
   };
 
   SortedScan(SqliteStatement stmt, ScanOrder order, KeyLess key_less, size_t window_rows,
-             int columns, std::string display_name)
-      : stmt_(std::move(stmt)),
-        order_(order),
-        key_less_(key_less),
-        window_rows_(window_rows),
-        columns_(columns),
-        display_name_(std::move(display_name)),
-        window_(key_less) {}
+             int columns, std::string display_name);
 
-  /// The next row as the statement yields it (storage order, or SQL's for kSqlSort).
-  Result<bool> NextRow(IntRow& row);
-  Result<bool> StepWindow();
+  /// The next row as the statement yields it (storage order, or SQL's for kSqlSort), in
+  /// the batch or stepped_; null at the end. Valid until the next call.
+  Result<const IntRow*> NextRow();
+  /// The window's smallest row (still in it: Step pops it once copied); null at the end.
+  Result<const IntRow*> StepWindow();
 
   SqliteStatement stmt_;
   /// Storage-order reads: the rows stepstat_take_row filled, bound to stmt_ (so on the heap:
   /// a scan moves, the binding must not); null for kSqlSort, which steps rows out one by one.
   std::unique_ptr<IntRowBatch> batch_;
+  /// kAsStored: the table's pages read directly, filling batch_ instead of stmt_.
+  std::unique_ptr<PageScan> pages_;
   size_t batch_next_ = 0;
   bool statement_done_ = false;
   Status pending_error_;  ///< the statement's error, once the rows taken before it are out
@@ -115,6 +125,7 @@ class SortedScan {
   int columns_;
   std::string display_name_;
   IntRow current_;
+  IntRow stepped_;  ///< kSqlSort: the row stepped out of SQLite
   bool have_previous_ = false;
   bool exhausted_ = false;
   /// kWindow, kAsStored: rows read but not yet handed out; in-order rows cost O(1).

@@ -49,10 +49,10 @@ std::vector<std::string> Numbers(const std::vector<int64_t>& values) {
   return texts;
 }
 
-ScanQuery StartQuery(std::string where = "") {
+ScanQuery StartQuery(std::vector<ScanFilterTerm> where = {}) {
   ScanQuery query;
-  query.columns = {"rowid", "start", "tag"};
-  query.from = "FROM t";
+  query.columns = {ScanOperand::Rowid(), ScanOperand::Column("start"), ScanOperand::Column("tag")};
+  query.table = "t";
   query.where = std::move(where);
   query.key = {1, 0};  // start, rowid
   return query;
@@ -147,7 +147,7 @@ TEST(SortedScan, AKeyThatIsNotAnIntegerLeavesTheOrderToSql) {
 TEST(SortedScan, TheCheckSeesOnlyTheRowsTheFilterKeeps) {
   // Out of order overall, in order among tag 0 (rows 1, 4, 7).
   fs::path path = WriteTable(Numbers({10, 1, 1, 20, 1, 1, 30}));
-  Read read = ReadAll(path, StartQuery("tag = 0"), 1);
+  Read read = ReadAll(path, StartQuery({ScanFilterTerm::Equals(ScanOperand::Column("tag"), 0)}), 1);
   EXPECT_EQ(read.order, ScanOrder::kStorage);
   EXPECT_EQ(read.rows, OrderedBySql(path, " WHERE tag = 0"));
   EXPECT_EQ(read.rows.size(), 3u);
