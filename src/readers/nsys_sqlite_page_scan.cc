@@ -128,19 +128,6 @@ std::optional<uint64_t> SerialLength(uint64_t type) {
   return (type - 12) / 2;
 }
 
-bool ReadVarint(const uint8_t*& p, const uint8_t* end, uint64_t& value) {
-  value = 0;
-  for (int i = 0; i < 8; ++i) {
-    if (p == end) return false;
-    const uint8_t byte = *p++;
-    value = value << 7 | (byte & 0x7F);
-    if ((byte & 0x80) == 0) return true;
-  }
-  if (p == end) return false;
-  value = value << 8 | *p++;
-  return true;
-}
-
 // A big-endian two's complement integer of `bytes` bytes.
 int64_t SignedBigEndian(const uint8_t* p, int bytes) {
   uint64_t value = (p[0] & 0x80) != 0 ? ~uint64_t{0} : 0;

@@ -23,20 +23,6 @@ uint32_t Big32(const uint8_t* p) {
          static_cast<uint32_t>(p[2]) << 8 | p[3];
 }
 
-// SQLite's varint: 7 bits a byte, high bit set on all but the last, a 9th byte of 8 bits.
-bool ReadVarint(const uint8_t*& p, const uint8_t* end, uint64_t& value) {
-  value = 0;
-  for (int i = 0; i < 8; ++i) {
-    if (p == end) return false;
-    const uint8_t byte = *p++;
-    value = value << 7 | (byte & 0x7F);
-    if ((byte & 0x80) == 0) return true;
-  }
-  if (p == end) return false;
-  value = value << 8 | *p++;
-  return true;
-}
-
 }  // namespace
 
 Status PagesDeclined(std::string_view display_name, std::string_view why) {

@@ -21,6 +21,22 @@
 
 namespace stepstat::nsys_sqlite {
 
+/// SQLite's varint at `p` (7 bits a byte, the high bit set on all but the last, a 9th byte
+/// of 8 bits), `p` moved past it; false when it runs past `end`. Inline: the record decoder
+/// reads one per column per row.
+inline bool ReadVarint(const uint8_t*& p, const uint8_t* end, uint64_t& value) {
+  value = 0;
+  for (int i = 0; i < 8; ++i) {
+    if (p == end) return false;
+    const uint8_t byte = *p++;
+    value = value << 7 | (byte & 0x7F);
+    if ((byte & 0x80) == 0) return true;
+  }
+  if (p == end) return false;
+  value = value << 8 | *p++;
+  return true;
+}
+
 /// What page 1's header says about every page.
 struct PageLayout {
   uint32_t page_size = 0;
