@@ -20,6 +20,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "io/read_progress.h"
 #include "readers/nsys_sqlite_db.h"
 #include "readers/nsys_sqlite_internal.h"
 #include "readers/nsys_sqlite_page_scan.h"
@@ -27,6 +28,7 @@
 #include "readers/nsys_sqlite_sorted_scan.h"
 #include "readers/sqlite_table_pages.h"
 #include "stepstat/engine.h"
+#include "stepstat/progress.h"
 #include "stepstat/synth.h"
 
 namespace stepstat::nsys_sqlite {
@@ -272,6 +274,37 @@ std::string PagePathOutcome(const fs::path& path, const ScanQuery& query) {
   }
   if (!sql.ok()) return "pages answered where SQL failed: " + sql.status().message();
   return SameRows(pages.rows, *sql, query.columns.size()) ? "exact" : "different rows";
+}
+
+// The page reader counts its reads into the progress meter where its connection counts
+// them: the connection planned the file's bytes when it opened, and a scan that planned them
+// again would leave the line's total (and time left) several files too large, five scans
+// into summarize.
+TEST(SqlitePages, ReadsCountInTheConnectionsShareOfTheMeter) {
+  synth::SynthOptions options;
+  options.out_base = TestDir() / "dit";
+  options.format = synth::SynthFormat::kSqlite;
+  options.steps = 12;
+  Result<synth::SynthResult> written = synth::WriteSynthTraces(options);
+  ASSERT_TRUE(written.ok()) << written.status().message();
+  const uint64_t file_size = fs::file_size(written->gpu_trace);
+  ProgressMeter meter;
+  ProgressScope scope(&meter);
+  Result<SqliteDb> db = SqliteDb::Open(written->gpu_trace, "dit.sqlite");
+  ASSERT_TRUE(db.ok()) << db.status().message();
+  ASSERT_NE(db->file_progress(), nullptr);
+  const std::vector<ScanQuery> queries = ReaderQueries(*db);
+  ASSERT_FALSE(queries.empty());
+  EXPECT_EQ(meter.Snapshot().bytes_total, file_size);
+  const uint64_t read_before = meter.Snapshot().bytes_read;
+  const PageRead read = PageRows(*db, queries.front());
+  ASSERT_TRUE(read.taken);
+  ASSERT_TRUE(read.status.ok()) << read.status.message();
+  ASSERT_FALSE(read.rows.empty());
+  const ProgressSnapshot after = meter.Snapshot();
+  EXPECT_EQ(after.bytes_total, file_size);
+  EXPECT_GT(after.bytes_read, read_before);
+  EXPECT_LE(after.bytes_read, file_size);
 }
 
 TEST(SqlitePages, IntegerPrimaryKeyReadOnlyAsRowid) {

@@ -101,7 +101,8 @@ RandomAccessFile::RandomAccessFile(uint64_t size, std::string_view display_name)
 RandomAccessFile::~RandomAccessFile() = default;
 
 Result<std::unique_ptr<RandomAccessFile>> RandomAccessFile::Open(const std::filesystem::path& path,
-                                                                 std::string_view display_name) {
+                                                                 std::string_view display_name,
+                                                                 FileProgress* progress) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
     return CannotOpen(display_name, "not a regular file");
@@ -127,7 +128,11 @@ Result<std::unique_ptr<RandomAccessFile>> RandomAccessFile::Open(const std::file
   if (stdio == nullptr) return CannotOpen(display_name, std::strerror(errno));
   file = std::make_unique<StdioFile>(stdio, size, display_name);
 #endif
-  file->progress_ = OpenFileProgress(path);
+  if (progress == nullptr) {
+    file->own_progress_ = OpenFileProgress(path);
+    progress = file->own_progress_.get();
+  }
+  file->progress_ = progress;
   return file;
 }
 

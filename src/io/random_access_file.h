@@ -19,9 +19,12 @@ class FileProgress;
 class RandomAccessFile {
  public:
   /// Opens `path` for reading. Reads count into the installed progress meter (each byte at
-  /// most once as far as the file's size allows, as a database read page by page).
+  /// most once as far as the file's size allows, as a database read page by page): into
+  /// `progress` when given (another open's share that already planned the file's bytes, used
+  /// on this object's thread), else into a share of this open's own.
   static Result<std::unique_ptr<RandomAccessFile>> Open(const std::filesystem::path& path,
-                                                        std::string_view display_name);
+                                                        std::string_view display_name,
+                                                        FileProgress* progress = nullptr);
   virtual ~RandomAccessFile();
   RandomAccessFile(const RandomAccessFile&) = delete;
   RandomAccessFile& operator=(const RandomAccessFile&) = delete;
@@ -40,7 +43,8 @@ class RandomAccessFile {
  private:
   uint64_t size_;
   std::string display_name_;
-  std::unique_ptr<FileProgress> progress_;
+  std::unique_ptr<FileProgress> own_progress_;
+  FileProgress* progress_ = nullptr;  ///< own_progress_ or the one given to Open
 };
 
 }  // namespace stepstat

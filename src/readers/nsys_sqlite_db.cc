@@ -160,6 +160,8 @@ SqliteDb& SqliteDb::operator=(SqliteDb&& other) noexcept {
 
 SqliteDb::~SqliteDb() { sqlite3_close(db_); }
 
+FileProgress* SqliteDb::file_progress() const { return ConnectionProgress(db_); }
+
 Status SqliteDb::Error(std::string_view what) const {
   return SqliteError(db_, display_name_, what);
 }

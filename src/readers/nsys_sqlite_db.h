@@ -19,6 +19,7 @@ struct sqlite3_stmt;
 
 namespace stepstat {
 
+class FileProgress;
 class SqliteStatement;
 
 inline constexpr int kMaxRowColumns = 9;
@@ -73,6 +74,9 @@ class SqliteDb {
   const std::string& display_name() const { return display_name_; }
   /// The file opened (the page reader opens it again to read a table's pages itself).
   const std::filesystem::path& path() const { return path_; }
+  /// What this connection's open of the file counts into the progress meter (null when none
+  /// is installed): the page reader counts its reads there, on this connection's thread.
+  FileProgress* file_progress() const;
 
  private:
   SqliteDb(sqlite3* db, std::string display_name, std::filesystem::path path)

@@ -131,6 +131,19 @@ int Open(sqlite3_vfs*, const char* name, sqlite3_file* file, int flags, int* out
 
 }  // namespace
 
+FileProgress* ConnectionProgress(sqlite3* db) {
+  sqlite3_file* file = nullptr;
+  if (db == nullptr ||
+      sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file) != SQLITE_OK ||
+      file == nullptr) {
+    return nullptr;
+  }
+  for (const sqlite3_io_methods& methods : kMethods) {
+    if (file->pMethods == &methods) return reinterpret_cast<CountedFile*>(file)->progress;
+  }
+  return nullptr;  // another VFS's file
+}
+
 const char* ProgressVfsName() {
   if (InstalledProgress() == nullptr) return nullptr;
   static std::once_flag registered;
