@@ -7,11 +7,11 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "cli_suite.h"
 #include "io/byte_source.h"
 #include "io/input_stream.h"
 #include "io/sources.h"
@@ -26,12 +26,7 @@ namespace fs = std::filesystem;
 using namespace std::string_literals;
 const fs::path kRealDir = fs::path(STEPSTAT_SHARED_DIR) / "data" / "real";
 
-std::string Slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
+using testing_support::ReadAll;
 
 enum class Report { kGpuTrace, kKernExec };
 
@@ -127,7 +122,7 @@ std::string WithCrlf(std::string_view bytes) {
 
 void ExpectWalkAgreesOnFile(Report report, const fs::path& path) {
   SCOPED_TRACE(path.filename().string());
-  const std::string bytes = Slurp(path);
+  const std::string bytes = ReadAll(path);
   const Reading whole = ExpectSameReadings(report, bytes);
   ASSERT_EQ(whole.error, "");
   ASSERT_FALSE(whole.rows.empty());

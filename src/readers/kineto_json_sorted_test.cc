@@ -289,6 +289,17 @@ INSTANTIATE_TEST_SUITE_P(Traces, RealKinetoSpilled,
                                            "hta_event_sync_multistream_a100_kineto.json",
                                            "hta_sampled_rank0_kineto.json"));
 
+// Every record a finished sorter hands out, `batch_size` at a time, appended to `merged`.
+template <typename Sorter, typename T>
+void DrainSorter(Sorter& sorter, size_t batch_size, std::vector<T>& merged) {
+  std::vector<T> batch;
+  for (;;) {
+    ASSERT_TRUE(sorter.NextBatch(batch, batch_size).ok());
+    if (batch.empty()) return;
+    merged.insert(merged.end(), batch.begin(), batch.end());
+  }
+}
+
 // The sorter alone: many runs, duplicates keys broken by a sequence, against std::sort.
 TEST(SpilledSorter, MergesRunsIntoTheSortedOrder) {
   struct Item {
@@ -310,12 +321,8 @@ TEST(SpilledSorter, MergesRunsIntoTheSortedOrder) {
     for (const Item& item : items) ASSERT_TRUE(sorter.Add(item).ok());
     ASSERT_TRUE(sorter.Finish().ok());
     EXPECT_TRUE(sorter.spilled());
-    std::vector<Item> merged, batch;
-    for (;;) {
-      ASSERT_TRUE(sorter.NextBatch(batch, 777).ok());
-      if (batch.empty()) break;
-      merged.insert(merged.end(), batch.begin(), batch.end());
-    }
+    std::vector<Item> merged;
+    DrainSorter(sorter, 777, merged);
     std::sort(items.begin(), items.end(), ByKey());
     ASSERT_EQ(merged.size(), items.size());
     for (size_t i = 0; i < items.size(); ++i) {
@@ -404,12 +411,8 @@ TEST(SpilledSorter, NarrowRunsGiveBackEveryBit) {
     SpilledSorter<Odd, ByKey> sorter(SpillOptions{700 * sizeof(Odd), folder, &runs});
     for (const Odd& item : items) ASSERT_TRUE(sorter.Add(item).ok());
     ASSERT_TRUE(sorter.Finish().ok());
-    std::vector<Odd> merged, batch;
-    for (;;) {
-      ASSERT_TRUE(sorter.NextBatch(batch, 501).ok());
-      if (batch.empty()) break;
-      merged.insert(merged.end(), batch.begin(), batch.end());
-    }
+    std::vector<Odd> merged;
+    DrainSorter(sorter, 501, merged);
     std::sort(items.begin(), items.end(), ByKey());
     ASSERT_EQ(merged.size(), items.size());
     for (size_t i = 0; i < items.size(); ++i) {
