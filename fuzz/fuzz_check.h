@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "readers/unread_fields.h"
 #include "stepstat/status.h"
 #include "stepstat/trace.h"
 
@@ -55,13 +56,14 @@ class CheckingSink : public TraceSink {
   explicit CheckingSink(bool sorted = false) : sorted_(sorted) {}
 
   Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override {
-    for (const GpuOp& op : ops) {
+    for (GpuOp op : ops) {
       if (sorted_) FUZZ_CHECK(InOrder(last_op_start_, op.start_ns));
       FUZZ_CHECK(op.start_ns >= 0);
       FUZZ_CHECK(op.duration_ns >= 0);
       FUZZ_CHECK(op.duration_ns <= INT64_MAX - op.start_ns);
       FUZZ_CHECK(op.line >= 1);
       FUZZ_CHECK(op.name < names.size() && op.device < names.size());
+      OverwriteUnread({&op, 1}, kept, -2, 0);
       Add(op.start_ns, op.duration_ns, op.stream, op.bytes, op.correlation_id, op.line);
       digest_.append(names.Get(op.name)).push_back('\x1f');
       digest_.append(names.Get(op.device)).push_back('\x1e');
@@ -69,13 +71,14 @@ class CheckingSink : public TraceSink {
     return Status::Ok();
   }
   Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override {
-    for (const LaunchCall& call : calls) {
+    for (LaunchCall call : calls) {
       if (sorted_) FUZZ_CHECK(InOrder(last_call_start_, call.api_start_ns));
       FUZZ_CHECK(call.api_start_ns >= 0);
       FUZZ_CHECK(call.api_duration_ns >= 0);
       FUZZ_CHECK(call.api_duration_ns <= INT64_MAX - call.api_start_ns);
       FUZZ_CHECK(call.line >= 1);
       FUZZ_CHECK(call.api_name < names.size() && call.kernel_name < names.size());
+      OverwriteUnread({&call, 1}, kept, -2, 0);
       Add(call.api_start_ns, call.api_duration_ns, call.queue_duration_ns, call.kernel_start_ns,
           call.kernel_duration_ns, call.correlation_id);
       Add(call.pid, call.tid, call.line, 0, 0, 0);
@@ -95,7 +98,14 @@ class CheckingSink : public TraceSink {
     return Status::Ok();
   }
 
+  TraceFields reads() const override { return fields; }
+
   const std::string& digest() const { return digest_; }
+
+  /// What it tells the reader it reads, and what of each row goes into the digest (the
+  /// other fields as -2 and the empty name), so that reads of different fields compare.
+  TraceFields fields = TraceFields::All();
+  TraceFields kept = TraceFields::All();
 
  private:
   static bool InOrder(int64_t& last, int64_t start) {

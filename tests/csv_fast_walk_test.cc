@@ -28,6 +28,11 @@ const fs::path kRealDir = fs::path(STEPSTAT_SHARED_DIR) / "data" / "real";
 
 using testing_support::ReadAll;
 
+// What summarize's sinks read of either side (summary_sinks.h, start_order.h).
+constexpr TraceFields kSummaryFields{
+    TraceFields::kOpStart | TraceFields::kOpDuration | TraceFields::kOpName,
+    TraceFields::kApiStart | TraceFields::kApiDuration};
+
 enum class Report { kGpuTrace, kKernExec };
 
 // One reading: the ops or calls as text, one line each (every field), or the error.
@@ -74,13 +79,17 @@ class TrickleStream : public InputStream {
 // each read (the bytes at an address change under the walk's classified blocks).
 enum class Views { kWhole, kGrowing, kBuffer };
 
+// `fields`: what the sink says it reads; `kept`: what it keeps of each row (CollectingSink).
 Reading Read(Report report, std::string_view bytes, bool fast, Views views = Views::kWhole,
-             size_t window = 0) {
+             size_t window = 0, TraceFields fields = TraceFields::All(),
+             TraceFields kept = TraceFields::All()) {
   std::unique_ptr<ByteSource> source =
       views == Views::kWhole     ? MemoryByteSource(bytes)
       : views == Views::kGrowing ? ChunkedMemoryByteSource(bytes, window)
                                  : BufferedSource(std::make_unique<TrickleStream>(bytes), window);
   CollectingSink sink;
+  sink.fields = fields;
+  sink.kept = kept;
   Reading reading;
   const CsvRowWalk walk{fast, &reading.fast_rows};
   Result<ReadReport> read = report == Report::kGpuTrace
@@ -94,9 +103,9 @@ Reading Read(Report report, std::string_view bytes, bool fast, Views views = Vie
 
 // The fast and checked readings agree row by row; returns the fast one.
 Reading ExpectSameReadings(Report report, std::string_view bytes, Views views = Views::kWhole,
-                           size_t window = 0) {
-  Reading fast = Read(report, bytes, true, views, window);
-  Reading checked = Read(report, bytes, false, views, window);
+                           size_t window = 0, TraceFields fields = TraceFields::All()) {
+  Reading fast = Read(report, bytes, true, views, window, fields, fields);
+  Reading checked = Read(report, bytes, false, views, window, fields, fields);
   EXPECT_EQ(checked.fast_rows, 0);
   EXPECT_EQ(fast.error, checked.error);
   EXPECT_EQ(fast.rows.size(), checked.rows.size());
@@ -142,6 +151,18 @@ void ExpectWalkAgreesOnFile(Report report, const fs::path& path) {
     if (window > 1000) {
       EXPECT_GT(buffered.fast_rows, static_cast<int64_t>(buffered.rows.size()) / 2);
     }
+  }
+  // A sink that reads fewer fields (a summary's, or none beyond the required columns) gets
+  // those fields as a full read has them, by either path.
+  for (TraceFields fields : {kSummaryFields, TraceFields::None()}) {
+    SCOPED_TRACE(testing::Message() << "fields " << fields.op << "/" << fields.call);
+    const Reading narrow = ExpectSameReadings(report, bytes, Views::kWhole, 0, fields);
+    EXPECT_EQ(narrow.error, "");
+    EXPECT_GE(narrow.fast_rows, whole.fast_rows);
+    const Reading full_kept =
+        Read(report, bytes, true, Views::kWhole, 0, TraceFields::All(), fields);
+    EXPECT_EQ(narrow.rows, full_kept.rows);
+    EXPECT_EQ(narrow.rows.size(), whole.rows.size());
   }
 }
 
@@ -277,6 +298,29 @@ TEST(CsvFastWalk, OddRowsReadAsTheCheckedPathReadsThem) {
   // A space before the quote: unquoted text, and its comma makes a field too many.
   ExpectOddRow("1,2,3,4,5,6,7,8,9,0,cudaLaunchKernel,1,1, \"a, b\"\n", Taken::kCheckedAndFails);
   ExpectOddRow("\n", Taken::kCheckedAndFails);  // a blank line between data rows
+}
+
+// A field no sink reads is passed over, neither converted nor checked: a summary reads
+// through a malformed Queue Dur, PID or DevId that stops a read of every field.
+TEST(CsvFastWalk, ColumnsNoSinkReadsAreNotChecked) {
+  const std::string names = ",cudaLaunchKernel,   1    1    1, 128    1    1,k\n";
+  for (const std::string& odd : {"1,2,3,4x,5,6,7,8,9,0" + names, "1,2,3,4,5,6,7,-8,9,0" + names,
+                                 "1,2,3,4,5,6,7,8,9,GPU" + names}) {
+    SCOPED_TRACE(odd);
+    const std::string table = KernExecTable(odd);
+    const Reading full = ExpectSameReadings(Report::kKernExec, table);
+    EXPECT_NE(full.error, "");
+    const Reading summary =
+        ExpectSameReadings(Report::kKernExec, table, Views::kWhole, 0, kSummaryFields);
+    EXPECT_EQ(summary.error, "");
+    EXPECT_EQ(summary.rows.size(), size_t{kPlainRowsAfter + 2});
+    EXPECT_EQ(summary.fast_rows, kPlainRowsAfter + 2);
+  }
+  // The required columns are read whatever the sink reads.
+  const Reading bad_start =
+      ExpectSameReadings(Report::kKernExec, KernExecTable("x,2,3,4,5,6,7,8,9,0" + names),
+                         Views::kWhole, 0, TraceFields::None());
+  EXPECT_NE(bad_start.error, "");
 }
 
 // Rows of one length in three shapes (commas in other places), handed out so that every

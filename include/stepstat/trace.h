@@ -92,6 +92,50 @@ struct CpuRange {
   NameId name = 0;  ///< range text, with the NVTX domain prefix as nsys prints it ("dom:text")
 };
 
+/// The GpuOp and LaunchCall fields a sink reads (TraceSink::reads). A reader may leave every
+/// other field at its default and skip the column it comes from, neither converting nor
+/// checking it: a summary has no use for a call's queue time, so a malformed Queue Dur does
+/// not stop it (a pass that reads queue times still says where the field is wrong). `line`
+/// and GpuOp::kind are always set; a reader may fill more than is asked.
+struct TraceFields {
+  enum Op : uint32_t {
+    kOpStart = 1u << 0,
+    kOpDuration = 1u << 1,
+    kOpStream = 1u << 2,
+    kOpBytes = 1u << 3,
+    kOpCorrelation = 1u << 4,
+    kOpName = 1u << 5,
+    kOpDevice = 1u << 6,
+    kOpPid = 1u << 7,
+    kAllOp = (1u << 8) - 1,
+  };
+  enum Call : uint32_t {
+    kApiStart = 1u << 0,
+    kApiDuration = 1u << 1,
+    kQueueDuration = 1u << 2,
+    kKernelStart = 1u << 3,
+    kKernelDuration = 1u << 4,
+    kCallPid = 1u << 5,
+    kCallTid = 1u << 6,
+    kCallCorrelation = 1u << 7,
+    kApiName = 1u << 8,
+    kKernelName = 1u << 9,
+    kCallDevice = 1u << 10,
+    kAllCall = (1u << 11) - 1,
+  };
+  uint32_t op = kAllOp;
+  uint32_t call = kAllCall;
+
+  static constexpr TraceFields All() { return {}; }
+  static constexpr TraceFields None() { return {0, 0}; }
+  bool has(Op field) const { return (op & field) != 0; }
+  bool has(Call field) const { return (call & field) != 0; }
+  friend constexpr TraceFields operator|(TraceFields a, TraceFields b) {
+    return {a.op | b.op, a.call | b.call};
+  }
+  friend bool operator==(TraceFields, TraceFields) = default;
+};
+
 /// Receives a trace as batches. A reader calls the sink from one thread; the spans and the
 /// pool's views are valid during the call only (the pool's views live as long as the pool).
 ///
@@ -113,6 +157,10 @@ class TraceSink {
   /// The read is complete: close what is open (the last union component, a held batch).
   /// An error here fails the read.
   virtual Status OnFinish() { return Status::Ok(); }
+  /// The fields this sink, and every sink it passes rows on to, reads; asked once, before
+  /// the first batch. Every field unless a sink says less: only a sink that names exactly
+  /// what it reads may override this, and a sink that wraps others adds theirs.
+  virtual TraceFields reads() const { return TraceFields::All(); }
 };
 
 }  // namespace stepstat

@@ -8,6 +8,7 @@
 #include "readers/name_cache.h"
 #include "readers/nsys_csv_readers.h"
 #include "readers/nsys_csv_table.h"
+#include "readers/unread_fields.h"
 
 namespace stepstat {
 
@@ -37,11 +38,7 @@ Result<ReadReport> ReadNsysGpuTrace(ByteSource& source, std::string_view display
   ASSIGN_OR_RETURN(const int start_exp, table->TimeExponent(start_col));
   ASSIGN_OR_RETURN(const int duration_exp, table->TimeExponent(duration_col));
   const CsvHeader& header = table->header();
-  const int corr_col = header.Find({"CorrId", "CorrID"});
-  const int stream_col = header.Find({"Strm"});
-  const int device_col = header.Find({"Device"});
-  const int pid_col = header.Find({"PID", "Pid"});  // not in the layouts seen so far
-  const int bytes_col = header.Find({"Bytes"});
+  int bytes_col = header.Find({"Bytes"});
   int bytes_exp = 0;
   if (bytes_col >= 0) {
     std::optional<int> exp = SizeUnitToBytesExponent(ColumnUnit(header.name(bytes_col)));
@@ -50,6 +47,16 @@ Result<ReadReport> ReadNsysGpuTrace(ByteSource& source, std::string_view display
                      header.name(bytes_col) + ": unknown size unit");
     bytes_exp = *exp;
   }
+  // The header is checked whole; of the rows, the optional columns no sink reads are passed
+  // over (the required ones, which give the op its interval, name and kind, always read).
+  const TraceFields fields = sink.reads();
+  const int corr_col =
+      ColumnIfRead(header.Find({"CorrId", "CorrID"}), fields.has(TraceFields::kOpCorrelation));
+  const int stream_col = ColumnIfRead(header.Find({"Strm"}), fields.has(TraceFields::kOpStream));
+  const int device_col = ColumnIfRead(header.Find({"Device"}), fields.has(TraceFields::kOpDevice));
+  // Not in the layouts seen so far.
+  const int pid_col = ColumnIfRead(header.Find({"PID", "Pid"}), fields.has(TraceFields::kOpPid));
+  bytes_col = ColumnIfRead(bytes_col, fields.has(TraceFields::kOpBytes));
 
   ReadReport report;
   report.kind = InputKind::kNsysGpuTraceCsv;
@@ -62,6 +69,14 @@ Result<ReadReport> ReadNsysGpuTrace(ByteSource& source, std::string_view display
   NameCache names(pool);
   std::vector<GpuOp> batch;
   batch.reserve(kReaderBatchRows);
+  auto hand_over = [&]() -> Status {
+    if (PoisoningUnreadFields()) {
+      OverwriteUnread(batch, fields, kUnreadPoison, names.Intern(kUnreadName));
+    }
+    RETURN_IF_ERROR(sink.OnGpuOps(batch, pool));
+    batch.clear();
+    return Status::Ok();
+  };
 
   // An optional integer column: empty → -1.
   auto optional_int = [&](int column, int64_t& out) -> Status {
@@ -169,14 +184,11 @@ Result<ReadReport> ReadNsysGpuTrace(ByteSource& source, std::string_view display
     }
     batch.push_back(op);
     ++report.rows;
-    if (batch.size() == kReaderBatchRows) {
-      RETURN_IF_ERROR(sink.OnGpuOps(batch, pool));
-      batch.clear();
-    }
+    if (batch.size() == kReaderBatchRows) RETURN_IF_ERROR(hand_over());
   }
   if (report.rows == 0)
     return ErrorAt(display_name, table->header_line(), "no rows after the header");
-  if (!batch.empty()) RETURN_IF_ERROR(sink.OnGpuOps(batch, pool));
+  if (!batch.empty()) RETURN_IF_ERROR(hand_over());
   return report;
 }
 

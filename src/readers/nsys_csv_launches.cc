@@ -14,6 +14,7 @@
 #include "readers/name_cache.h"
 #include "readers/nsys_csv_readers.h"
 #include "readers/nsys_csv_table.h"
+#include "readers/unread_fields.h"
 
 namespace stepstat {
 
@@ -133,13 +134,23 @@ Result<ReadReport> ReadNsysKernExecTrace(ByteSource& source, std::string_view di
   ASSIGN_OR_RETURN(TimeColumn queue_dur, OptionalTime(*table, {"Queue Dur"}));
   ASSIGN_OR_RETURN(TimeColumn kernel_start, OptionalTime(*table, {"Kernel Start"}));
   ASSIGN_OR_RETURN(TimeColumn kernel_dur, OptionalTime(*table, {"Kernel Dur"}));
+  // The header is checked whole; of the rows, the optional columns no sink reads are passed
+  // over (the API call's interval, the required columns, always read).
+  const TraceFields fields = sink.reads();
+  queue_dur.column = ColumnIfRead(queue_dur.column, fields.has(TraceFields::kQueueDuration));
+  kernel_start.column = ColumnIfRead(kernel_start.column, fields.has(TraceFields::kKernelStart));
+  kernel_dur.column = ColumnIfRead(kernel_dur.column, fields.has(TraceFields::kKernelDuration));
   const CsvHeader& header = table->header();
-  const int pid_col = header.Find({"PID", "Pid"});
-  const int tid_col = header.Find({"TID", "Tid"});
-  const int corr_col = header.Find({"CorrID", "CorrId"});
-  const int api_name_col = header.Find({"API Function", "API Name"});
-  const int kernel_name_col = header.Find({"Kernel Name"});
-  const int device_col = header.Find({"DevId", "Device"});
+  const int pid_col = ColumnIfRead(header.Find({"PID", "Pid"}), fields.has(TraceFields::kCallPid));
+  const int tid_col = ColumnIfRead(header.Find({"TID", "Tid"}), fields.has(TraceFields::kCallTid));
+  const int corr_col =
+      ColumnIfRead(header.Find({"CorrID", "CorrId"}), fields.has(TraceFields::kCallCorrelation));
+  const int api_name_col =
+      ColumnIfRead(header.Find({"API Function", "API Name"}), fields.has(TraceFields::kApiName));
+  const int kernel_name_col =
+      ColumnIfRead(header.Find({"Kernel Name"}), fields.has(TraceFields::kKernelName));
+  const int device_col =
+      ColumnIfRead(header.Find({"DevId", "Device"}), fields.has(TraceFields::kCallDevice));
 
   ReadReport report =
       ReportFor(InputKind::kNsysKernExecTraceCsv, *table, api_start.column, "kern-exec");
@@ -148,6 +159,14 @@ Result<ReadReport> ReadNsysKernExecTrace(ByteSource& source, std::string_view di
   DeviceIds devices;
   std::vector<LaunchCall> batch;
   batch.reserve(kReaderBatchRows);
+  auto hand_over = [&]() -> Status {
+    if (PoisoningUnreadFields()) {
+      OverwriteUnread(batch, fields, kUnreadPoison, names.Intern(kUnreadName));
+    }
+    RETURN_IF_ERROR(sink.OnLaunchCalls(batch, pool));
+    batch.clear();
+    return Status::Ok();
+  };
   // The row being read.
   LaunchCall call;
   int64_t device = -1;
@@ -243,14 +262,11 @@ Result<ReadReport> ReadNsysKernExecTrace(ByteSource& source, std::string_view di
     if (device >= 0) call.device = devices.NameOf(device, names);
     batch.push_back(call);
     ++report.rows;
-    if (batch.size() == kReaderBatchRows) {
-      RETURN_IF_ERROR(sink.OnLaunchCalls(batch, pool));
-      batch.clear();
-    }
+    if (batch.size() == kReaderBatchRows) RETURN_IF_ERROR(hand_over());
   }
   if (report.rows == 0)
     return ErrorAt(display_name, table->header_line(), "no rows after the header");
-  if (!batch.empty()) RETURN_IF_ERROR(sink.OnLaunchCalls(batch, pool));
+  if (!batch.empty()) RETURN_IF_ERROR(hand_over());
   return report;
 }
 

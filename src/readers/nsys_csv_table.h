@@ -64,4 +64,8 @@ class NsysCsvTable {
 /// The report name for messages: "cuda_gpu_trace", "cuda_kern_exec_trace", ...
 std::string_view NsysReportName(InputKind kind);
 
+/// `column` when a sink reads the field it holds, else -1: the reader then passes the
+/// column over like an absent one, neither converting nor checking it (TraceFields).
+inline int ColumnIfRead(int column, bool read) { return read ? column : -1; }
+
 }  // namespace stepstat

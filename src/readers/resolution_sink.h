@@ -34,6 +34,9 @@ class ResolutionSink : public TraceSink {
     return inner_.OnRanges(ranges, names);
   }
   Status OnFinish() override { return inner_.OnFinish(); }
+  TraceFields reads() const override {
+    return inner_.reads() | TraceFields{TraceFields::kOpStart, TraceFields::kApiStart};
+  }
 
   /// In ns; 0 while fewer than two distinct start times were seen.
   int64_t resolution_ns() const { return resolution_; }

@@ -29,6 +29,11 @@ class DeviceFilterSink : public TraceSink {
     return inner_.OnRanges(ranges, names);
   }
   Status OnFinish() override { return inner_.OnFinish(); }
+  /// The devices, and whether a call's kernel is known.
+  TraceFields reads() const override {
+    return inner_.reads() | TraceFields{TraceFields::kOpDevice,
+                                        TraceFields::kCallDevice | TraceFields::kKernelStart};
+  }
 
  private:
   /// Whether pool id `id` names the device; the answer is cached per pool (ids are per

@@ -47,6 +47,9 @@ class StartOrderSink : public TraceSink {
     return next_.OnRanges(ranges, names);
   }
   Status OnFinish() override { return next_.OnFinish(); }
+  TraceFields reads() const override {
+    return next_.reads() | TraceFields{TraceFields::kOpStart, TraceFields::kApiStart};
+  }
 
   const std::optional<OrderBreak>& broke() const { return broke_; }
 

@@ -34,6 +34,11 @@ class TeeSink : public TraceSink {
     for (TraceSink* sink : sinks_) RETURN_IF_ERROR(sink->OnFinish());
     return Status::Ok();
   }
+  TraceFields reads() const override {
+    TraceFields fields = TraceFields::None();
+    for (const TraceSink* sink : sinks_) fields = fields | sink->reads();
+    return fields;
+  }
 
  private:
   std::vector<TraceSink*> sinks_;

@@ -89,6 +89,10 @@ class GpuTotalsSink : public TraceSink {
   /// Closes the open union component and the meter side (after a failed read the
   /// destructor closes the side).
   Status OnFinish() override;
+  /// An operation's interval, kind and name (AddGpuOp, CountKernel).
+  TraceFields reads() const override {
+    return {TraceFields::kOpStart | TraceFields::kOpDuration | TraceFields::kOpName, 0};
+  }
 
   const GpuTotals& totals() const { return totals_; }
 
@@ -121,6 +125,10 @@ class LaunchTotalsSink : public TraceSink {
   Status OnGpuOps(std::span<const GpuOp>, const StringPool&) override { return Status::Ok(); }
   Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override;
   Status OnFinish() override;
+  /// A call's API interval.
+  TraceFields reads() const override {
+    return {0, TraceFields::kApiStart | TraceFields::kApiDuration};
+  }
 
   const LaunchTotals& totals() const { return totals_; }
 

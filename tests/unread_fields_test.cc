@@ -1,0 +1,148 @@
+// A pass reads only what its sinks say they read (TraceFields, trace.h), and the CSV readers
+// pass over the columns no sink reads. A sink that read a field it had not declared would
+// silently see a default: so every run here is made twice, the second time with the readers
+// poisoning each field no sink declared (unread_fields.h), and both must print the same bytes.
+#include "readers/unread_fields.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "readers/test_sink.h"
+#include "stepstat/engine.h"
+#include "stepstat/read.h"
+#include "stepstat/report.h"
+#include "stepstat/synth.h"
+#include "test_platform.h"
+
+namespace stepstat {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kExampleBase =
+    fs::path(STEPSTAT_SOURCE_DIR) / "examples" / "gb10-dit-step" / "gb10-dit-step";
+const fs::path kRealDir = fs::path(STEPSTAT_SHARED_DIR) / "data" / "real";
+
+// Poisoning for one scope: the hook is process-wide.
+class PoisonedReads {
+ public:
+  PoisonedReads() { PoisonUnreadFieldsForTesting(true); }
+  ~PoisonedReads() { PoisonUnreadFieldsForTesting(false); }
+};
+
+// What a user of the run sees: the JSON (with details when asked), the warnings and the
+// policy hint; or the error.
+std::string Printed(const RunOptions& options) {
+  Result<SummaryResult> result = RunSummary(options);
+  if (!result.ok()) return "error: " + result.status().message();
+  std::string printed = result->details
+                            ? StepStatsWithDetailsToJson(result->stats, *result->details)
+                            : StepStatsToJson(result->stats);
+  for (const std::string& warning : result->context.warnings) printed += "\nwarning: " + warning;
+  if (result->context.policy_hint) printed += "\n" + result->context.policy_hint->Message();
+  return printed;
+}
+
+void ExpectSameWhenPoisoned(const std::string& label, const RunOptions& options,
+                            bool must_succeed = true) {
+  SCOPED_TRACE(label);
+  const std::string clean = Printed(options);
+  if (must_succeed) {
+    EXPECT_EQ(clean.rfind("error: ", 0), std::string::npos) << clean;
+  }
+  std::string poisoned;
+  {
+    PoisonedReads poison;
+    poisoned = Printed(options);
+  }
+  EXPECT_EQ(clean, poisoned);
+}
+
+RunOptions On(std::vector<fs::path> inputs) {
+  RunOptions options;
+  options.inputs = std::move(inputs);
+  return options;
+}
+
+std::vector<fs::path> RealFiles(const std::string& suffix) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(kRealDir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix) {
+      files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+TEST(UnreadFields, TheHookPoisonsWhatASinkDoesNotRead) {
+  CollectingSink sink;
+  sink.fields = TraceFields::None();
+  {
+    PoisonedReads poison;
+    Result<ReadReport> read = ReadInput(kExampleBase.string() + "_cuda_gpu_trace.csv", "gpu.csv",
+                                        InputKind::kNsysGpuTraceCsv, sink);
+    ASSERT_TRUE(read.ok()) << read.status().message();
+  }
+  ASSERT_FALSE(sink.ops.empty());
+  // The reader's own sink (start-order measuring) reads the start; nothing reads the rest.
+  EXPECT_NE(sink.ops.front().op.start_ns, kUnreadPoison);
+  EXPECT_EQ(sink.ops.front().op.duration_ns, kUnreadPoison);
+  EXPECT_EQ(sink.ops.front().op.stream, kUnreadPoison);
+  EXPECT_EQ(sink.ops.front().name, kUnreadName);
+  EXPECT_EQ(sink.ops.front().device, kUnreadName);
+}
+
+TEST(UnreadFields, SummariesOfTheExampleAndSynthRunsDoNotSeeThePoison) {
+  ExpectSameWhenPoisoned("example", On({kExampleBase}));
+  RunOptions one_device = On({kExampleBase});
+  one_device.device = "NVIDIA GB10 (0)";
+  ExpectSameWhenPoisoned("example, one device", one_device);
+  RunOptions details = On({kExampleBase});
+  details.details = true;
+  ExpectSameWhenPoisoned("example, details", details);
+
+  const fs::path dir = fs::temp_directory_path() /
+                       ("stepstat_unread_" + std::to_string(testing_support::ProcessId()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  synth::SynthOptions synth_options;
+  synth_options.out_base = dir / "run";
+  synth_options.steps = 4;
+  synth_options.streams = 2;
+  synth_options.nvtx = true;
+  Result<synth::SynthResult> synth = synth::WriteSynthTraces(synth_options);
+  ASSERT_TRUE(synth.ok()) << synth.status().message();
+  ExpectSameWhenPoisoned("synth", On({synth->gpu_trace, synth->kern_exec_trace}));
+  RunOptions step = On({synth->gpu_trace, synth->kern_exec_trace, synth->nvtx_trace});
+  step.step = "median";
+  ExpectSameWhenPoisoned("synth, median step", step);
+  ExpectSameWhenPoisoned("synth, kern-exec alone", On({synth->kern_exec_trace}));
+  fs::remove_all(dir);
+}
+
+TEST(UnreadFields, SummariesOfRealTracesDoNotSeeThePoison) {
+  const std::vector<fs::path> gpu_traces = RealFiles("_cuda_gpu_trace.csv");
+  if (gpu_traces.empty()) GTEST_SKIP() << "no real traces at " << kRealDir;
+  for (const fs::path& file : gpu_traces) {
+    ExpectSameWhenPoisoned(file.filename().string(), On({file}));
+  }
+  for (const fs::path& file : RealFiles("_cuda_kern_exec_trace.csv")) {
+    ExpectSameWhenPoisoned(file.filename().string(), On({file}));
+  }
+  // A GPU trace with the API trace of its capture.
+  const fs::path kmeans = kRealDir / "hcc_h100nvl_kmeans_cc_cuda_gpu_trace.csv";
+  const fs::path kmeans_api = kRealDir / "hcc_h100nvl_kmeans_cc_cuda_api_trace.csv";
+  if (fs::exists(kmeans) && fs::exists(kmeans_api)) {
+    ExpectSameWhenPoisoned("kmeans with its API trace", On({kmeans, kmeans_api}));
+  }
+}
+
+}  // namespace
+}  // namespace stepstat
