@@ -295,6 +295,9 @@ TEST(CsvFastWalk, OddRowsReadAsTheCheckedPathReadsThem) {
   ExpectOddRow("1,2,3,4,5,6,7,8,9,0,\"cudaLaunchKernel\"\r,1,1,k\n", Taken::kCheckedAndFails);
   ExpectOddRow("1,2,3,4,5,6,7,8,9\r\n", Taken::kCheckedAndFails);  // fields short, CRLF
   ExpectOddRow("\r\n", Taken::kCheckedAndFails);                   // a blank line, CRLF
+  // A quote that opens an earlier field and closes at the row's end: a field too few.
+  ExpectOddRow("1,2,3,4,5,6,7,8,9,0,\"cudaLaunchKernel,1,1,k\"\n", Taken::kCheckedAndFails);
+  ExpectOddRow("1,2,3,4,5,6,7,8,9,0,cudaLaunchKernel,1,\"1,k\"\r\n", Taken::kCheckedAndFails);
   // A space before the quote: unquoted text, and its comma makes a field too many.
   ExpectOddRow("1,2,3,4,5,6,7,8,9,0,cudaLaunchKernel,1,1, \"a, b\"\n", Taken::kCheckedAndFails);
   ExpectOddRow("\n", Taken::kCheckedAndFails);  // a blank line between data rows

@@ -7,7 +7,8 @@
 // The row's bytes are classified 64 at a time (ClassifyBlocks, as the scanner does), so each
 // field's end is the next comma or newline bit, found without a dependency on the previous
 // field's parse; a number is converted as its end is found, a column the reader does not use
-// is passed over.
+// is passed over. A row whose only quotes enclose its last field (a templated kernel name
+// with commas, as nsys writes it) is walked as an unquoted one up to that field.
 //
 // The walk splits a row as CsvScanner would and converts a number with the very call the
 // checked path makes (ParseScaled; blank optional fields left alone), so whatever it accepts
@@ -84,10 +85,21 @@ class FastRowPlan {
     if (nuls != 0) return 0;
     // A CR before the newline: walks of their own, so an LF row pays no check a field.
     const bool crlf = newline > off && chunk_[newline - 1] == '\r';
+    // A quoted last field (a kernel name with commas, as nsys writes it) is the only quoting
+    // most rows have: the fields before it are walked as in an unquoted row.
+    size_t open = kNone;
+    if (quotes != 0) {
+      const size_t first = FindQuote(off, newline);
+      const size_t close = newline - (crlf ? 2 : 1);
+      if (first > off && first < close && chunk_[first - 1] == ',' &&
+          FindQuote(first + 1, newline) == close) {
+        open = first;
+      }
+    }
     bool walked;
-    if (quotes == 0) {
-      walked = crlf ? WalkUnquoted<true>(off, newline, values, texts)
-                    : WalkUnquoted<false>(off, newline, values, texts);
+    if (quotes == 0 || open != kNone) {
+      walked = crlf ? WalkUnquoted<true>(off, newline, open, values, texts)
+                    : WalkUnquoted<false>(off, newline, open, values, texts);
     } else {
       walked = crlf ? WalkQuoted<true>(off, newline, values, texts)
                     : WalkQuoted<false>(off, newline, values, texts);
@@ -138,6 +150,15 @@ class FastRowPlan {
     return kNone;
   }
 
+  // The chunk position of the first quote in [from, newline], or kNone.
+  size_t FindQuote(size_t from, size_t newline) const {
+    for (size_t b = from / 64; b <= newline / 64; ++b) {
+      uint64_t bits = masks_[b].quote & InRow(b, from, newline);
+      if (bits != 0) return 64 * b + static_cast<size_t>(std::countr_zero(bits));
+    }
+    return kNone;
+  }
+
   // The bits of block b that lie in the row [off, newline].
   static uint64_t InRow(size_t b, size_t off, size_t newline) {
     uint64_t bits = ~uint64_t{0};
@@ -146,31 +167,45 @@ class FastRowPlan {
     return bits;
   }
 
-  // No quote in the row: its fields end at its commas and its newline, so their positions
-  // are gathered first (a loop with no work per field) and only the used columns are read.
+  // No quote in the row, or only the two around its last field (from `open`, its opening
+  // quote, to the quote that ends the row; kNone when unquoted): its other fields end at
+  // its commas, so their positions are gathered first (a loop with no work per field) and
+  // only the used columns are read.
   template <bool kCrlf>
-  bool WalkUnquoted(size_t off, size_t newline, int64_t* values, std::string_view* texts) {
+  bool WalkUnquoted(size_t off, size_t newline, size_t open, int64_t* values,
+                    std::string_view* texts) {
     const size_t fields = columns_.size();
+    const size_t last = fields - 1;
+    // The last delimiter gathered: the newline, or the comma before the opening quote (the
+    // quoted name's own commas are text).
+    const size_t stop = open == kNone ? newline : open - 1;
     uint32_t ends[kMaxFields + 1];
     size_t n = 0;
-    for (size_t b = off / 64; b <= newline / 64; ++b) {
-      uint64_t bits = masks_[b].any & InRow(b, off, newline);
+    for (size_t b = off / 64; b <= stop / 64; ++b) {
+      uint64_t bits = masks_[b].any & InRow(b, off, stop);
       while (bits != 0) {
         if (n == fields) return false;  // a field too many
         ends[n++] = static_cast<uint32_t>(64 * b + static_cast<size_t>(std::countr_zero(bits)));
         bits &= bits - 1;
       }
     }
-    if (n != fields) return false;  // a field too few (the last end is the newline)
-    // The CR before the newline (the last field holds it) is dropped, as the scanner drops
-    // it: the last field's end bounds nothing else.
-    if constexpr (kCrlf) {
-      const size_t last_start = fields == 1 ? off : ends[fields - 2] + 1;
-      if (newline > last_start) --ends[fields - 1];
+    size_t last_start;
+    if (open == kNone) {
+      if (n != fields) return false;  // a field too few (the last end is the newline)
+      last_start = last == 0 ? off : ends[last - 1] + 1;
+      // The CR before the newline (the last field holds it) is dropped, as the scanner drops
+      // it: the last field's end bounds nothing else.
+      if (kCrlf && newline > last_start) --ends[last];
+    } else {
+      if (n != last) return false;  // the quote opens the last field, or the row is odd
+      last_start = open + 1;
+      ends[last] = static_cast<uint32_t>(newline - (kCrlf ? 2 : 1));  // the closing quote
     }
     const char* readable_end = chunk_ + 64 * chunk_blocks_;
     for (const Used& used : used_) {
-      const size_t start = used.column == 0 ? off : ends[used.column - 1] + 1;
+      const size_t start = used.column == last ? last_start
+                           : used.column == 0  ? off
+                                               : ends[used.column - 1] + 1;
       const std::string_view text(chunk_ + start, ends[used.column] - start);
       if (!Read(used.what, text, readable_end, values, texts)) return false;
     }
