@@ -51,10 +51,11 @@ class NameCache {
     NameId id = 0;
   };
 
-  // memcmp for equality, inline: names are 10 to 100 bytes, and a library call per name
-  // per row (with its size dispatch) cost more than comparing them a word at a time.
+  // Equality a word at a time, inline: for names of 8 to 96 bytes a library call per name
+  // per row (with its size dispatch) cost more. Longer ones (templated kernel names run to
+  // 300 bytes) go to memcmp, whose vector loop then wins (14 % of a GPU-trace read).
   static bool SameBytes(const char* a, const char* b, size_t n) {
-    if (n < 8) return std::memcmp(a, b, n) == 0;
+    if (n < 8 || n > 96) return std::memcmp(a, b, n) == 0;
     uint64_t x;
     uint64_t y;
     size_t i = 0;
