@@ -1,12 +1,15 @@
 // Classifier: all include patterns in one RE2::Set, all excludes in another, so a name is
 // scanned once (linear time) whatever the number of components. Should the Set's DFA run
 // out of memory on some input, Classify falls back to the per-pattern RE2 objects (which
-// fall back to the NFA themselves), so every name always gets an answer.
+// fall back to the NFA themselves), so every name always gets an answer. Those are compiled
+// on first use when the Sets compiled: a run that never needs them (nearly every run) does
+// not pay for compiling each pattern twice.
 #include <re2/re2.h>
 #include <re2/set.h>
 
 #include <algorithm>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,15 +27,23 @@ struct Classifier::Impl {
   };
   PatternSet includes;
   PatternSet excludes;
-  // The slow path, per component, in policy order.
-  std::vector<std::vector<std::unique_ptr<re2::RE2>>> component_includes;
-  std::vector<std::vector<std::unique_ptr<re2::RE2>>> component_excludes;
+  // The slow path, per component, in policy order: compiled by Create when a Set could not
+  // compile, else on first use (SlowPath), from the policy's patterns kept here.
+  struct SlowPath {
+    std::vector<std::vector<std::unique_ptr<re2::RE2>>> includes;
+    std::vector<std::vector<std::unique_ptr<re2::RE2>>> excludes;
+  };
+  std::vector<ComponentRule> rules;
+  re2::RE2::Options options;
+  mutable std::once_flag slow_path_compiled;
+  mutable SlowPath slow_path;
   int other = 0;
   bool use_sets = false;  // false when a Set could not compile
 
   /// Components with a matching pattern in `patterns`, ascending; false when the DFA failed.
   static bool MatchingComponents(const PatternSet& patterns, std::string_view name,
                                  std::vector<int>* components);
+  const SlowPath& CompiledSlowPath() const;
   int ClassifyOnePatternAtATime(std::string_view name) const;
 };
 
@@ -46,9 +57,8 @@ bool AnyMatches(const std::vector<std::unique_ptr<re2::RE2>>& patterns, std::str
 }
 
 Status AddPatterns(const std::vector<std::string>& patterns, int component,
-                   const re2::RE2::Options& options, std::string_view component_name,
-                   std::string_view what, re2::RE2::Set* set, std::vector<int>* owner,
-                   std::vector<std::unique_ptr<re2::RE2>>* compiled) {
+                   std::string_view component_name, std::string_view what, re2::RE2::Set* set,
+                   std::vector<int>* owner) {
   for (const std::string& pattern : patterns) {
     std::string error;
     if (set->Add(pattern, &error) < 0) {
@@ -58,9 +68,18 @@ Status AddPatterns(const std::vector<std::string>& patterns, int component,
       return Status::Error(std::move(message));
     }
     owner->push_back(component);
-    compiled->push_back(std::make_unique<re2::RE2>(pattern, options));
   }
   return Status::Ok();
+}
+
+std::vector<std::unique_ptr<re2::RE2>> Compiled(const std::vector<std::string>& patterns,
+                                                const re2::RE2::Options& options) {
+  std::vector<std::unique_ptr<re2::RE2>> compiled;
+  compiled.reserve(patterns.size());
+  for (const std::string& pattern : patterns) {
+    compiled.push_back(std::make_unique<re2::RE2>(pattern, options));
+  }
+  return compiled;
 }
 
 }  // namespace
@@ -78,11 +97,20 @@ bool Classifier::Impl::MatchingComponents(const PatternSet& patterns, std::strin
   return true;
 }
 
-int Classifier::Impl::ClassifyOnePatternAtATime(std::string_view name) const {
-  for (int i = 0; i < other; ++i) {
-    if (AnyMatches(component_includes[i], name) && !AnyMatches(component_excludes[i], name)) {
-      return i;
+const Classifier::Impl::SlowPath& Classifier::Impl::CompiledSlowPath() const {
+  std::call_once(slow_path_compiled, [this] {
+    for (const ComponentRule& rule : rules) {
+      slow_path.includes.push_back(Compiled(rule.patterns, options));
+      slow_path.excludes.push_back(Compiled(rule.exclude, options));
     }
+  });
+  return slow_path;
+}
+
+int Classifier::Impl::ClassifyOnePatternAtATime(std::string_view name) const {
+  const SlowPath& slow = CompiledSlowPath();
+  for (int i = 0; i < other; ++i) {
+    if (AnyMatches(slow.includes[i], name) && !AnyMatches(slow.excludes[i], name)) return i;
   }
   return other;
 }
@@ -94,28 +122,19 @@ Result<Classifier> Classifier::Create(const Policy& policy) {
 Result<Classifier> Classifier::Create(const Policy& policy, const ClassifierOptions& options) {
   if (policy.components.empty()) return Status::Error("the policy has no components");
   auto impl = std::make_unique<Impl>();
-  const re2::RE2::Options re2_options =
+  impl->options =
       policy_internal::PatternOptions(policy.case_sensitive, options.regex_max_mem_bytes);
   impl->other = static_cast<int>(policy.components.size());
-  impl->component_includes.resize(policy.components.size());
-  impl->component_excludes.resize(policy.components.size());
-  re2::RE2::Set includes(re2_options, re2::RE2::UNANCHORED);
-  re2::RE2::Set excludes(re2_options, re2::RE2::UNANCHORED);
+  impl->rules = policy.components;
+  re2::RE2::Set includes(impl->options, re2::RE2::UNANCHORED);
+  re2::RE2::Set excludes(impl->options, re2::RE2::UNANCHORED);
   for (int i = 0; i < impl->other; ++i) {
     const ComponentRule& rule = policy.components[i];
     if (rule.name == "other") return Status::Error("a component may not be named 'other'");
-    RETURN_IF_ERROR(AddPatterns(rule.patterns, i, re2_options, rule.name, "pattern", &includes,
-                                &impl->includes.owner, &impl->component_includes[i]));
-    RETURN_IF_ERROR(AddPatterns(rule.exclude, i, re2_options, rule.name, "exclude pattern",
-                                &excludes, &impl->excludes.owner, &impl->component_excludes[i]));
-    for (const auto* compiled : {&impl->component_includes[i], &impl->component_excludes[i]}) {
-      for (const auto& pattern : *compiled) {
-        if (!pattern->ok()) {
-          return Status::Error("component '" + rule.name + "': pattern '" + pattern->pattern() +
-                               "': " + pattern->error());
-        }
-      }
-    }
+    RETURN_IF_ERROR(
+        AddPatterns(rule.patterns, i, rule.name, "pattern", &includes, &impl->includes.owner));
+    RETURN_IF_ERROR(AddPatterns(rule.exclude, i, rule.name, "exclude pattern", &excludes,
+                                &impl->excludes.owner));
   }
   // A Set that cannot compile (too big for max_mem) leaves Classify on the slow path.
   if (!impl->includes.owner.empty() && includes.Compile()) {
@@ -127,6 +146,20 @@ Result<Classifier> Classifier::Create(const Policy& policy, const ClassifierOpti
   const bool sets_ready = impl->includes.set != nullptr &&
                           (impl->excludes.owner.empty() || impl->excludes.set != nullptr);
   impl->use_sets = sets_ready;
+  if (!sets_ready) {
+    // Every name takes the slow path: compile it now, and refuse a pattern RE2 refuses.
+    const Impl::SlowPath& slow = impl->CompiledSlowPath();
+    for (int i = 0; i < impl->other; ++i) {
+      for (const auto* compiled : {&slow.includes[i], &slow.excludes[i]}) {
+        for (const auto& pattern : *compiled) {
+          if (!pattern->ok()) {
+            return Status::Error("component '" + policy.components[i].name + "': pattern '" +
+                                 pattern->pattern() + "': " + pattern->error());
+          }
+        }
+      }
+    }
+  }
   return Classifier(std::move(impl));
 }
 
@@ -144,7 +177,9 @@ int Classifier::Classify(std::string_view kernel_name) const {
     return impl_->ClassifyOnePatternAtATime(kernel_name);
   }
   if (candidates.empty()) return impl_->other;
-  if (impl_->component_excludes[candidates.front()].empty()) return candidates.front();
+  if (impl_->rules[static_cast<size_t>(candidates.front())].exclude.empty()) {
+    return candidates.front();
+  }
   std::vector<int> excluded;
   if (!Impl::MatchingComponents(impl_->excludes, kernel_name, &excluded)) {
     return impl_->ClassifyOnePatternAtATime(kernel_name);

@@ -58,10 +58,11 @@ Result<std::optional<PolicyHint>> SuggestBuiltinPolicy(const Policy& current,
   ASSIGN_OR_RETURN(PolicyCoverage now, CoverageOf(current, kernels));
   if (!(now.other_percent_of_kernel_time > kPolicyHintOtherPercent))
     return std::optional<PolicyHint>();
-  ASSIGN_OR_RETURN(std::vector<PolicyCoverage> builtins, CoverageOfBuiltinPolicies(kernels));
   std::optional<PolicyHint> best;
-  for (const PolicyCoverage& c : builtins) {
-    if (c.policy == current.name) continue;
+  for (std::string_view name : BuiltinPolicyNames()) {
+    if (name == current.name) continue;  // not parsed and compiled again to be skipped
+    ASSIGN_OR_RETURN(Policy policy, BuiltinPolicy(name));
+    ASSIGN_OR_RETURN(PolicyCoverage c, CoverageOf(policy, kernels));
     if (!(c.other_percent_of_kernel_time < now.other_percent_of_kernel_time)) continue;
     if (best && !(c.other_percent_of_kernel_time < best->suggested_other_percent)) continue;
     best = PolicyHint{current.name, now.other_percent_of_kernel_time, c.policy,
