@@ -9,6 +9,7 @@
 
 #include "readers/kineto_json_internal.h"
 #include "readers/kineto_json_sorted.h"
+#include "readers/unread_fields.h"
 
 namespace stepstat {
 namespace kineto {
@@ -154,7 +155,8 @@ Result<ReadReport> ParsePaddedJson(std::string_view json, size_t readable_size,
                                    const ChunkOptions& chunks) {
   StringPool pool;
   kineto::Records records;
-  auto sorted = std::make_unique<SortedRecords>(spill, display_name);
+  const TraceFields fields = FieldsToRead(sink);
+  auto sorted = std::make_unique<SortedRecords>(spill, display_name, fields);
   // Each chunk's records go to the sorters as soon as its lines are known; a failure to
   // write them is kept apart from a failure to cut.
   Status spill_status = Status::Ok();
@@ -165,7 +167,7 @@ Result<ReadReport> ParsePaddedJson(std::string_view json, size_t readable_size,
   if (!kineto::ParseEventsInChunks(json, display_name, pool, records, window, drain, chunks).ok()) {
     RETURN_IF_ERROR(spill_status);
     records = kineto::Records();
-    sorted = std::make_unique<SortedRecords>(spill, display_name);
+    sorted = std::make_unique<SortedRecords>(spill, display_name, fields);
     if (window.ahead) window.ahead(0, json.size());
     RETURN_IF_ERROR(kineto::ParseEvents(json.data(), json.size(), readable_size, {json, 0},
                                         display_name, pool, records));

@@ -7,6 +7,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "readers/unread_fields.h"
+
 namespace stepstat::kineto {
 
 // A launch call joined to one of its kernels (a graph launch has many), or to none.
@@ -182,8 +184,14 @@ struct SortedRecords::Sorters {
   int64_t last_call_start = std::numeric_limits<int64_t>::min();
 };
 
-SortedRecords::SortedRecords(const SpillOptions& options, std::string_view display_name)
-    : sorters_(std::make_unique<Sorters>(options)), display_name_(display_name) {}
+SortedRecords::SortedRecords(const SpillOptions& options, std::string_view display_name,
+                             TraceFields fields)
+    : sorters_(std::make_unique<Sorters>(options)),
+      display_name_(display_name),
+      fields_(fields),
+      join_kernels_((fields.call & (TraceFields::kQueueDuration | TraceFields::kKernelStart |
+                                    TraceFields::kKernelDuration | TraceFields::kKernelName |
+                                    TraceFields::kCallDevice)) != 0) {}
 
 SortedRecords::~SortedRecords() = default;
 
@@ -197,7 +205,7 @@ Status SortedRecords::Take(Records& records) {
     RETURN_IF_ERROR(s.ops.Add(OpRecord{op.start_ns, op.duration_ns, op.stream, op.bytes,
                                        op.correlation_id, op.line, seq, op.name,
                                        op.device << kKindBits | static_cast<uint32_t>(op.kind)}));
-    if (op.kind == OpKind::kKernel && op.correlation_id >= 0) {
+    if (join_kernels_ && op.kind == OpKind::kKernel && op.correlation_id >= 0) {
       RETURN_IF_ERROR(s.kernels->Add(
           KernelRecord{op.correlation_id, seq, op.start_ns, op.duration_ns, op.name, op.device}));
     }
@@ -370,11 +378,17 @@ Status SortedRecords::Emit(const Records& records, StringPool& pool, TraceSink& 
       op.kind = static_cast<OpKind>(r.device_and_kind & ((1u << kKindBits) - 1));
       ops.push_back(op);
     }
+    if (PoisoningUnreadFields()) {
+      OverwriteUnread(ops, fields_, kUnreadPoison, pool.Intern(kUnreadName));
+    }
     RETURN_IF_ERROR(sink.OnGpuOps(ops, pool));
   }
 
   std::vector<LaunchCall> calls;
   auto flush = [&]() {
+    if (PoisoningUnreadFields()) {
+      OverwriteUnread(calls, fields_, kUnreadPoison, pool.Intern(kUnreadName));
+    }
     Status status = calls.empty() ? Status::Ok() : sink.OnLaunchCalls(calls, pool);
     calls.clear();
     return status;

@@ -4,6 +4,9 @@
 // sides sorted by id, merge-joined) and come out by API start, then the CPU ranges by start.
 // Ties keep file order: every record carries its sequence number in the file.
 //
+// A pass that reads none of a call's kernel fields (TraceFields) is spared the join: each
+// call is handed out once, alone, and the kernels are not sorted by id at all.
+//
 // Kineto writes baseTimeNanoseconds and deviceProperties after the events, so the records
 // keep times relative to the base and device indexes until they are emitted; the overflow
 // check of `ts + dur + base` names the first offending event in file order, as before.
@@ -24,7 +27,8 @@ namespace stepstat::kineto {
 
 class SortedRecords {
  public:
-  SortedRecords(const SpillOptions& options, std::string_view display_name);
+  /// `fields`: what the sink reads (TraceSink::reads).
+  SortedRecords(const SpillOptions& options, std::string_view display_name, TraceFields fields);
   SortedRecords(const SortedRecords&) = delete;
   SortedRecords& operator=(const SortedRecords&) = delete;
   ~SortedRecords();
@@ -49,6 +53,8 @@ class SortedRecords {
               const std::function<Status(const JoinedCall&)>& out);
   std::unique_ptr<Sorters> sorters_;
   std::string_view display_name_;
+  TraceFields fields_;
+  bool join_kernels_;  ///< whether the sink reads a field the join fills
 };
 
 }  // namespace stepstat::kineto

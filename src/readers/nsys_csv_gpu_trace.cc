@@ -49,7 +49,7 @@ Result<ReadReport> ReadNsysGpuTrace(ByteSource& source, std::string_view display
   }
   // The header is checked whole; of the rows, the optional columns no sink reads are passed
   // over (the required ones, which give the op its interval, name and kind, always read).
-  const TraceFields fields = sink.reads();
+  const TraceFields fields = FieldsToRead(sink);
   const int corr_col =
       ColumnIfRead(header.Find({"CorrId", "CorrID"}), fields.has(TraceFields::kOpCorrelation));
   const int stream_col = ColumnIfRead(header.Find({"Strm"}), fields.has(TraceFields::kOpStream));

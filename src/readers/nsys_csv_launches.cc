@@ -136,7 +136,7 @@ Result<ReadReport> ReadNsysKernExecTrace(ByteSource& source, std::string_view di
   ASSIGN_OR_RETURN(TimeColumn kernel_dur, OptionalTime(*table, {"Kernel Dur"}));
   // The header is checked whole; of the rows, the optional columns no sink reads are passed
   // over (the API call's interval, the required columns, always read).
-  const TraceFields fields = sink.reads();
+  const TraceFields fields = FieldsToRead(sink);
   queue_dur.column = ColumnIfRead(queue_dur.column, fields.has(TraceFields::kQueueDuration));
   kernel_start.column = ColumnIfRead(kernel_start.column, fields.has(TraceFields::kKernelStart));
   kernel_dur.column = ColumnIfRead(kernel_dur.column, fields.has(TraceFields::kKernelDuration));

@@ -7,7 +7,7 @@ namespace stepstat {
 namespace {
 
 // Set by a test before a run's threads start; read by the readers.
-std::atomic<bool> poison_unread{false};
+std::atomic<UnreadFieldsHook> hook{UnreadFieldsHook::kNone};
 
 template <typename Row, typename Field, typename Value>
 void Overwrite(bool read, Row& row, Field Row::*field, Value value) {
@@ -16,8 +16,18 @@ void Overwrite(bool read, Row& row, Field Row::*field, Value value) {
 
 }  // namespace
 
-void PoisonUnreadFieldsForTesting(bool poison) { poison_unread.store(poison); }
-bool PoisoningUnreadFields() { return poison_unread.load(std::memory_order_relaxed); }
+void SetUnreadFieldsHookForTesting(UnreadFieldsHook value) { hook.store(value); }
+
+bool PoisoningUnreadFields() {
+  return hook.load(std::memory_order_relaxed) == UnreadFieldsHook::kPoison;
+}
+
+TraceFields FieldsToRead(const TraceSink& sink) {
+  if (hook.load(std::memory_order_relaxed) == UnreadFieldsHook::kReadEverything) {
+    return TraceFields::All();
+  }
+  return sink.reads();
+}
 
 void OverwriteUnread(std::span<GpuOp> ops, TraceFields fields, int64_t number, NameId name) {
   using F = TraceFields;

@@ -1,6 +1,7 @@
-// The fields a reader leaves unread because no sink reads them (TraceFields), and a test
-// hook that fills them with poison: run a pass with it on and off, and any sink that reads a
-// field it did not declare changes the answer instead of silently reading a default.
+// The fields a reader leaves unread because no sink reads them (TraceFields), and the test
+// hooks that check the declarations: a pass run as is, with every field read whatever the
+// sinks say (what passes read before TraceFields), and with the unread fields poisoned must
+// give the same answer, or some sink reads a field it did not declare.
 #pragma once
 
 #include <cstdint>
@@ -16,9 +17,17 @@ namespace stepstat {
 inline constexpr int64_t kUnreadPoison = 777'777'777;
 inline constexpr std::string_view kUnreadName = "<not read by this pass>";
 
-/// Test hook: the readers that honour TraceFields poison the fields they leave unread.
-void PoisonUnreadFieldsForTesting(bool poison);
+/// Test hook for the readers that honour TraceFields.
+enum class UnreadFieldsHook {
+  kNone,
+  kPoison,          ///< the fields no sink reads get kUnreadPoison and kUnreadName
+  kReadEverything,  ///< every field is read, whatever the sinks say
+};
+void SetUnreadFieldsHookForTesting(UnreadFieldsHook hook);
 bool PoisoningUnreadFields();
+
+/// What a reader reads for `sink`: sink.reads(), unless the test hook says everything.
+TraceFields FieldsToRead(const TraceSink& sink);
 
 /// Overwrites every field outside `fields` (not `line`, not GpuOp::kind) with `number` or,
 /// for a name, `name`.
