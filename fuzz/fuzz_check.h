@@ -79,11 +79,20 @@ class CheckingSink : public TraceSink {
       FUZZ_CHECK(call.line >= 1);
       FUZZ_CHECK(call.api_name < names.size() && call.kernel_name < names.size());
       OverwriteUnread({&call, 1}, kept, -2, 0);
+      const size_t before = digest_.size();
       Add(call.api_start_ns, call.api_duration_ns, call.queue_duration_ns, call.kernel_start_ns,
           call.kernel_duration_ns, call.correlation_id);
       Add(call.pid, call.tid, call.line, 0, 0, 0);
       digest_.append(names.Get(call.api_name)).push_back('\x1f');
       digest_.append(names.Get(call.kernel_name)).push_back('\x1e');
+      if (collapse_repeated_calls) {
+        std::string piece = digest_.substr(before);
+        if (piece == last_call_) {
+          digest_.resize(before);
+        } else {
+          last_call_ = std::move(piece);
+        }
+      }
     }
     return Status::Ok();
   }
@@ -106,6 +115,9 @@ class CheckingSink : public TraceSink {
   /// other fields as -2 and the empty name), so that reads of different fields compare.
   TraceFields fields = TraceFields::All();
   TraceFields kept = TraceFields::All();
+  /// A call the same as the one before it (a call handed out once per kernel, with its
+  /// kernel fields not kept) goes into the digest once.
+  bool collapse_repeated_calls = false;
 
  private:
   static bool InOrder(int64_t& last, int64_t start) {
@@ -117,6 +129,7 @@ class CheckingSink : public TraceSink {
     for (int64_t v : {a, b, c, d, e, f}) digest_ += std::to_string(v) + ',';
   }
   std::string digest_;
+  std::string last_call_;
   bool sorted_;
   int64_t last_op_start_ = INT64_MIN;
   int64_t last_call_start_ = INT64_MIN;
