@@ -5,7 +5,6 @@
 // at 1000 ns; their gaps and same-stream overlaps are then only known to the microsecond.
 #pragma once
 
-#include <bit>
 #include <cstdint>
 #include <numeric>
 
@@ -55,7 +54,8 @@ class ResolutionSink : public TraceSink {
     // a mask when the resolution is a power of two (32 ns on a GB10), as a 64-bit division
     // per row was 2.5 % of a GPU-trace read.
     if (resolution_ != 0) {
-      const bool multiple = std::has_single_bit(static_cast<uint64_t>(resolution_))
+      // (Not std::has_single_bit: a library call on the baseline x86-64 target.)
+      const bool multiple = (resolution_ & (resolution_ - 1)) == 0
                                 ? (delta & (resolution_ - 1)) == 0
                                 : delta % resolution_ == 0;
       if (multiple) return;
