@@ -77,12 +77,14 @@ class FastRowPlan {
     }
     uint64_t quotes = 0;
     uint64_t nuls = 0;
-    for (size_t b = off / 64; b <= newline / 64; ++b) {
-      const uint64_t in_row = InRow(b, off, newline);
-      quotes |= masks_[b].quote & in_row;
-      nuls |= masks_[b].nul & in_row;
+    if (!plain_chunk_) {  // most chunks have neither: no loop over the row's blocks then
+      for (size_t b = off / 64; b <= newline / 64; ++b) {
+        const uint64_t in_row = InRow(b, off, newline);
+        quotes |= masks_[b].quote & in_row;
+        nuls |= masks_[b].nul & in_row;
+      }
+      if (nuls != 0) return 0;
     }
-    if (nuls != 0) return 0;
     // A CR before the newline: walks of their own, so an LF row pays no check a field.
     const bool crlf = newline > off && chunk_[newline - 1] == '\r';
     // A quoted last field (a kernel name with commas, as nsys writes it) is the only quoting
@@ -138,6 +140,9 @@ class FastRowPlan {
     window_ = window;
     chunk_blocks_ = std::min(kChunkBlocks, static_cast<size_t>(limit - begin) / 64);
     ClassifyBlocks(begin, chunk_blocks_, masks_);
+    uint64_t quotes_or_nuls = 0;
+    for (size_t b = 0; b < chunk_blocks_; ++b) quotes_or_nuls |= masks_[b].quote | masks_[b].nul;
+    plain_chunk_ = quotes_or_nuls == 0;
   }
 
   // The chunk position of the first '\n' at or after `off`, or kNone.
@@ -293,6 +298,7 @@ class FastRowPlan {
   const char* chunk_ = nullptr;
   size_t chunk_blocks_ = 0;
   uint64_t window_ = 0;
+  bool plain_chunk_ = false;  // no quote and no NUL in any of the masks
 };
 
 }  // namespace stepstat
