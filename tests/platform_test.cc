@@ -27,6 +27,9 @@ TEST(Platform, StructuralMasksUseTheMachinesSimd) {
   const std::string kind = StructuralMaskKind();
 #if defined(__aarch64__) && defined(__ARM_NEON)
   EXPECT_EQ(kind, "neon");
+#elif defined(__SSE2__) && defined(__GNUC__) && !defined(_WIN32)
+  // AVX2 where the CPU has it, chosen at run time.
+  EXPECT_EQ(kind, __builtin_cpu_supports("avx2") ? "avx2" : "sse2");
 #elif defined(__SSE2__)
   EXPECT_EQ(kind, "sse2");
 #else

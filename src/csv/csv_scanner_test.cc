@@ -117,24 +117,28 @@ TEST(CsvScannerTest, SkipLinesUntilLooksAtRawLines) {
   EXPECT_FALSE(*not_found);
 }
 
-// Runs a test body once with the native (SIMD) block classification and once with the
-// portable SWAR code forced, so both paths of ClassifyBlocks are exercised on every machine.
-class CsvScannerBothPathsTest : public ::testing::TestWithParam<bool> {
+// Runs a test body with each block classification this machine can run (the best SIMD, the
+// baseline SIMD, the portable SWAR code), so every path of ClassifyBlocks is exercised.
+class CsvScannerBothPathsTest : public ::testing::TestWithParam<MaskPath> {
  protected:
-  void SetUp() override { ForcePortableStructuralMasks(GetParam()); }
-  void TearDown() override { ForcePortableStructuralMasks(false); }
+  void SetUp() override { ForceStructuralMaskPath(GetParam()); }
+  void TearDown() override { ForceStructuralMaskPath(MaskPath::kBest); }
 };
 
-INSTANTIATE_TEST_SUITE_P(Masks, CsvScannerBothPathsTest, ::testing::Values(false, true),
-                         [](const ::testing::TestParamInfo<bool>& info) {
-                           return std::string(info.param ? "Portable" : "Native");
+INSTANTIATE_TEST_SUITE_P(Masks, CsvScannerBothPathsTest,
+                         ::testing::Values(MaskPath::kBest, MaskPath::kBaseline,
+                                           MaskPath::kPortable),
+                         [](const ::testing::TestParamInfo<MaskPath>& info) {
+                           return std::string(info.param == MaskPath::kBest       ? "Best"
+                                              : info.param == MaskPath::kBaseline ? "Baseline"
+                                                                                  : "Portable");
                          });
 
 // Random rows, encoded the RFC 4180 way, must scan back to the same fields and lines,
 // whatever the window boundaries. Long fields (up to 150 bytes) make rows and quoted
 // fields cross 64-byte blocks and 1 KiB chunks of masks.
 TEST_P(CsvScannerBothPathsTest, RandomRoundTripAcrossWindowBoundaries) {
-  std::mt19937 rng(GetParam() ? 1234 : 4321);
+  std::mt19937 rng(GetParam() == MaskPath::kPortable ? 1234 : 4321);
   const std::string alphabet = "ab ,\"\n\r1";
   for (int trial = 0; trial < 300; ++trial) {
     Rows rows;

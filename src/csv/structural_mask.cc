@@ -6,6 +6,10 @@
 #if defined(__SSE2__) || defined(_M_X64)
 #include <emmintrin.h>
 #define STEPSTAT_MASK_SSE2 1
+#if defined(__GNUC__) && !defined(_WIN32)
+#include <immintrin.h>
+#define STEPSTAT_MASK_AVX2 1  // chosen at run time on a CPU that has it
+#endif
 #elif defined(__ARM_NEON) && defined(__aarch64__)
 #include <arm_neon.h>
 #define STEPSTAT_MASK_NEON 1
@@ -15,7 +19,7 @@ namespace stepstat {
 
 namespace {
 
-bool force_portable = false;
+MaskPath forced_path = MaskPath::kBest;
 
 constexpr uint64_t kOnes = 0x0101010101010101ull;
 constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full;
@@ -72,6 +76,40 @@ inline void ClassifyNative(const char* p, size_t count, StructuralMasks* out) {
     out[b] = {any, quotes, newlines, nuls};
   }
 }
+#if STEPSTAT_MASK_AVX2
+// 32 bytes a compare: half the instructions of the SSE2 loop, on the blocks of each row.
+__attribute__((target("avx2"))) void ClassifyAvx2(const char* p, size_t count,
+                                                  StructuralMasks* out) {
+  const __m256i comma = _mm256_set1_epi8(',');
+  const __m256i quote = _mm256_set1_epi8('"');
+  const __m256i newline = _mm256_set1_epi8('\n');
+  const __m256i zero = _mm256_setzero_si256();
+  for (size_t b = 0; b < count; ++b, p += 64) {
+    uint64_t any = 0, quotes = 0, newlines = 0;
+    __m256i nul_seen = zero;
+    for (int i = 0; i < 2; ++i) {
+      __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32 * i));
+      __m256i q = _mm256_cmpeq_epi8(v, quote);
+      __m256i n = _mm256_cmpeq_epi8(v, newline);
+      __m256i z = _mm256_cmpeq_epi8(v, zero);
+      nul_seen = _mm256_or_si256(nul_seen, z);
+      __m256i a =
+          _mm256_or_si256(_mm256_or_si256(q, n), _mm256_or_si256(z, _mm256_cmpeq_epi8(v, comma)));
+      const int shift = 32 * i;
+      any |= uint64_t{static_cast<uint32_t>(_mm256_movemask_epi8(a))} << shift;
+      quotes |= uint64_t{static_cast<uint32_t>(_mm256_movemask_epi8(q))} << shift;
+      newlines |= uint64_t{static_cast<uint32_t>(_mm256_movemask_epi8(n))} << shift;
+    }
+    uint64_t nuls = _mm256_movemask_epi8(nul_seen) == 0 ? 0 : NulBits(p);
+    out[b] = {any, quotes, newlines, nuls};
+  }
+}
+
+bool HasAvx2() {
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+}
+#endif
 #elif STEPSTAT_MASK_NEON
 // NEON has no movemask: keep one distinct bit per lane, then add neighbouring lanes
 // pairwise until each byte of the result holds the 8 bits of 8 input bytes.
@@ -125,13 +163,19 @@ void ClassifyBlocksPortable(const char* p, size_t count, StructuralMasks* out) {
 
 void ClassifyBlocks(const char* p, size_t count, StructuralMasks* out) {
 #if STEPSTAT_MASK_SSE2 || STEPSTAT_MASK_NEON
-  if (!force_portable) return ClassifyNative(p, count, out);
+#if STEPSTAT_MASK_AVX2
+  if (forced_path == MaskPath::kBest && HasAvx2()) return ClassifyAvx2(p, count, out);
+#endif
+  if (forced_path != MaskPath::kPortable) return ClassifyNative(p, count, out);
 #endif
   ClassifyBlocksPortable(p, count, out);
 }
 
 const char* StructuralMaskKind() {
-  if (force_portable) return "swar";
+  if (forced_path == MaskPath::kPortable) return "swar";
+#if STEPSTAT_MASK_AVX2
+  if (forced_path == MaskPath::kBest && HasAvx2()) return "avx2";
+#endif
 #if STEPSTAT_MASK_SSE2
   return "sse2";
 #elif STEPSTAT_MASK_NEON
@@ -141,6 +185,6 @@ const char* StructuralMaskKind() {
 #endif
 }
 
-void ForcePortableStructuralMasks(bool portable) { force_portable = portable; }
+void ForceStructuralMaskPath(MaskPath path) { forced_path = path; }
 
 }  // namespace stepstat

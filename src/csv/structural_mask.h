@@ -1,6 +1,7 @@
 // StructuralMasks: 64-byte blocks of CSV text → one bit per byte for the characters the
-// scanner stops at. The only file with SIMD intrinsics (SSE2 on x86-64, NEON on aarch64);
-// every other target uses the portable SWAR code, which tests can force.
+// scanner stops at. The only file with SIMD intrinsics (SSE2 on x86-64, with AVX2 chosen at
+// run time on a CPU that has it (GCC and Clang, not Windows); NEON on aarch64); every other
+// target uses the portable SWAR code. Tests can force each path.
 #pragma once
 
 #include <cstddef>
@@ -22,10 +23,14 @@ void ClassifyBlocks(const char* p, size_t count, StructuralMasks* out);
 /// The SWAR version ClassifyBlocks falls back to; same results on every machine.
 void ClassifyBlocksPortable(const char* p, size_t count, StructuralMasks* out);
 
-/// "sse2", "neon" or "swar": what ClassifyBlocks runs here (unless forced portable).
+/// "avx2", "sse2", "neon" or "swar": what ClassifyBlocks runs here.
 const char* StructuralMaskKind();
 
-/// Test hook: makes ClassifyBlocks use the portable code (true) or the native one (false).
-void ForcePortableStructuralMasks(bool portable);
+/// Which code ClassifyBlocks runs: the best this CPU has, the target's baseline SIMD (SSE2,
+/// NEON), or the portable SWAR code.
+enum class MaskPath { kBest, kBaseline, kPortable };
+
+/// Test hook: makes ClassifyBlocks run `path` (kBest unless a test says otherwise).
+void ForceStructuralMaskPath(MaskPath path);
 
 }  // namespace stepstat

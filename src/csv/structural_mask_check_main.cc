@@ -86,15 +86,15 @@ int Run() {
     }
     if (trial % 10 == 0) text.pop_back();  // some inputs end in an error
     for (size_t chunk : {size_t{3}, size_t{64}, size_t{1 << 20}}) {
-      ForcePortableStructuralMasks(false);
+      ForceStructuralMaskPath(MaskPath::kBest);
       std::string native = Scan(text, chunk);
-      ForcePortableStructuralMasks(true);
+      ForceStructuralMaskPath(MaskPath::kPortable);
       std::string portable = Scan(text, chunk);
       ++scans;
       if (native != portable || native.empty()) ++failures;
     }
   }
-  ForcePortableStructuralMasks(false);
+  ForceStructuralMaskPath(MaskPath::kBest);
   std::printf("classifier %s: 160000 blocks, %d scans compared, %d failures\n",
               StructuralMaskKind(), scans, failures);
   return failures == 0 ? 0 : 1;
