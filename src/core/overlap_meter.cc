@@ -30,7 +30,15 @@ bool OverlapMeter::Add(Side side, std::span<const Interval> components) {
     last_end_[side] = c.end;
     pending_[side].push_back(c);
   }
-  ConsumeLocked();
+  // The walk is left to the side that is ahead: its side fills first, so the producer with
+  // time to spare does it (the other may be the run's slowest thread). A producer walks
+  // once its side holds half of max_pending, when the other waits or is closed, and always
+  // on an unbounded meter (one thread feeds both sides).
+  const int other = 1 - side;
+  if (max_pending_ == 0 || 2 * pending_[side].size() >= max_pending_ || waiting_[other] ||
+      closed_[other]) {
+    ConsumeLocked();
+  }
   return in_order;
 }
 

@@ -3,12 +3,17 @@
 // only the components that the other side has not caught up with. Memory stays bounded
 // when both inputs are sorted by time, whatever their length.
 //
-// Why two producers cannot wait for each other: after every Add or Close the meter walks
-// both sides as far as it can, which empties at least one of them. A producer waits only
-// while its own side holds `max_pending` components, so the other side is empty then and
-// its producer never waits: at most one producer waits at a time, and what it waits for
-// (the other producer's next Add, Close, or an Abort) never blocks. A thread that fed both
-// sides of a bounded meter could wait for itself; that stops the process instead.
+// Why two producers cannot wait for each other: a walk goes over both sides as far as it
+// can, which empties at least one of them. Every Close walks; an Add walks when its side
+// then holds at least half of `max_pending`, when the other producer waits, or when the
+// other side is closed (so the producer that is ahead, with time to spare, does the
+// walking). A producer waits only while its own side holds `max_pending` components: its
+// last Add walked then (its side held more than half), which left the other side empty,
+// and the other side has since stayed under half (else its Add walked), so that producer
+// does not wait; its next Add sees the waiter and walks, or its Close walks.
+// So at most one producer waits at a time, and what it waits for (the other producer's
+// next Add, Close, or an Abort) never blocks. A thread that fed both sides of a bounded
+// meter could wait for itself; that stops the process instead.
 #pragma once
 
 #include <condition_variable>
