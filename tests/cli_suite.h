@@ -6,11 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -24,6 +26,23 @@ inline std::string ReadAll(const std::filesystem::path& path) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
+}
+
+/// ../shared/data/real: the real traces of MANIFEST.md (tests skip when it is absent).
+inline std::filesystem::path RealDir() {
+  return std::filesystem::path(STEPSTAT_SHARED_DIR) / "data" / "real";
+}
+
+/// The real traces whose names end in `suffix`, sorted; none when the folder is absent.
+inline std::vector<std::filesystem::path> RealFiles(std::string_view suffix) {
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(RealDir(), ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() > suffix.size() && name.ends_with(suffix)) files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 template <typename Suite>

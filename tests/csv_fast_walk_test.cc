@@ -24,9 +24,10 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace std::string_literals;
-const fs::path kRealDir = fs::path(STEPSTAT_SHARED_DIR) / "data" / "real";
+const fs::path kRealDir = testing_support::RealDir();
 
 using testing_support::ReadAll;
+using testing_support::RealFiles;
 
 // What summarize's sinks read of either side (summary_sinks.h, start_order.h).
 constexpr TraceFields kSummaryFields{
@@ -164,19 +165,6 @@ void ExpectWalkAgreesOnFile(Report report, const fs::path& path) {
     EXPECT_EQ(narrow.rows, full_kept.rows);
     EXPECT_EQ(narrow.rows.size(), whole.rows.size());
   }
-}
-
-std::vector<fs::path> RealFiles(const std::string& suffix) {
-  std::vector<fs::path> files;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(kRealDir, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix) {
-      files.push_back(entry.path());
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
 }
 
 TEST(CsvFastWalk, AgreesWithTheCheckedPathOnEveryRealGpuTrace) {

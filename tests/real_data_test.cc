@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "cli_suite.h"
 #include "core/intervals.h"
 #include "stepstat/policy.h"
 #include "stepstat/read.h"
@@ -14,18 +15,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path RealDir() { return fs::path(STEPSTAT_SHARED_DIR) / "data" / "real"; }
-
-std::vector<fs::path> RealFiles(std::string_view suffix) {
-  std::vector<fs::path> files;
-  if (!fs::exists(RealDir())) return files;
-  for (const auto& entry : fs::directory_iterator(RealDir())) {
-    std::string name = entry.path().filename().string();
-    if (name.size() >= suffix.size() && name.ends_with(suffix)) files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
+using testing_support::RealDir;
+using testing_support::RealFiles;
 
 Result<StepStats> SummarizeFiles(const std::vector<std::string>& args) {
   ASSIGN_OR_RETURN(SummaryInputs inputs, ResolveInputs(args));

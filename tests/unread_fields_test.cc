@@ -12,21 +12,22 @@
 #include <string>
 #include <vector>
 
+#include "cli_suite.h"
 #include "readers/test_sink.h"
 #include "stepstat/engine.h"
 #include "stepstat/read.h"
 #include "stepstat/report.h"
 #include "stepstat/synth.h"
-#include "test_platform.h"
 
 namespace stepstat {
 namespace {
 
 namespace fs = std::filesystem;
+using testing_support::RealFiles;
 
 const fs::path kExampleBase =
     fs::path(STEPSTAT_SOURCE_DIR) / "examples" / "gb10-dit-step" / "gb10-dit-step";
-const fs::path kRealDir = fs::path(STEPSTAT_SHARED_DIR) / "data" / "real";
+const fs::path kRealDir = testing_support::RealDir();
 
 // The hook for one scope: it is process-wide.
 class ReadsHooked {
@@ -63,19 +64,6 @@ RunOptions On(std::vector<fs::path> inputs) {
   RunOptions options;
   options.inputs = std::move(inputs);
   return options;
-}
-
-std::vector<fs::path> RealFiles(const std::string& suffix) {
-  std::vector<fs::path> files;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(kRealDir, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix) {
-      files.push_back(entry.path());
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
 }
 
 TEST(UnreadFields, TheHookPoisonsWhatASinkDoesNotRead) {
