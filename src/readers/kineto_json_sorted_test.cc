@@ -27,8 +27,13 @@ using ::testing::HasSubstr;
 using testing_support::CollectingSink;
 
 // A fresh, empty folder for one test's temporary files.
+// Named after the running test too: ctest runs each parameter of a test in a process of its
+// own, in parallel, and two of them sharing a folder saw each other's spilled runs.
 fs::path EmptyFolder(const std::string& name) {
-  fs::path dir = fs::path(::testing::TempDir()) / ("stepstat_kineto_sorted_" + name);
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string unique = name + "_" + test->test_suite_name() + "_" + test->name();
+  std::replace(unique.begin(), unique.end(), '/', '_');
+  fs::path dir = fs::path(::testing::TempDir()) / ("stepstat_kineto_sorted_" + unique);
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
