@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "stepstat/details.h"
@@ -27,9 +28,10 @@ struct PolicyCoverage {
 /// `policy` over `kernels` (their names and total_ns; their `component` is ignored).
 Result<PolicyCoverage> CoverageOf(const Policy& policy, const std::vector<KernelDetails>& kernels);
 
-/// Every built-in policy over `kernels`, in BuiltinPolicyNames() order.
+/// Every built-in policy over `kernels`, in BuiltinPolicyNames() order; the one named `except`
+/// (when not empty) is left out, not parsed or compiled.
 Result<std::vector<PolicyCoverage>> CoverageOfBuiltinPolicies(
-    const std::vector<KernelDetails>& kernels);
+    const std::vector<KernelDetails>& kernels, std::string_view except = {});
 
 /// A hint is given when more than this share of kernel time is in `other`.
 inline constexpr double kPolicyHintOtherPercent = 30.0;

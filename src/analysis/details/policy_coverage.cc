@@ -36,9 +36,10 @@ Result<PolicyCoverage> CoverageOf(const Policy& policy, const std::vector<Kernel
 }
 
 Result<std::vector<PolicyCoverage>> CoverageOfBuiltinPolicies(
-    const std::vector<KernelDetails>& kernels) {
+    const std::vector<KernelDetails>& kernels, std::string_view except) {
   std::vector<PolicyCoverage> all;
   for (std::string_view name : BuiltinPolicyNames()) {
+    if (!except.empty() && name == except) continue;
     ASSIGN_OR_RETURN(Policy policy, BuiltinPolicy(name));
     ASSIGN_OR_RETURN(PolicyCoverage coverage, CoverageOf(policy, kernels));
     all.push_back(std::move(coverage));
@@ -58,11 +59,11 @@ Result<std::optional<PolicyHint>> SuggestBuiltinPolicy(const Policy& current,
   ASSIGN_OR_RETURN(PolicyCoverage now, CoverageOf(current, kernels));
   if (!(now.other_percent_of_kernel_time > kPolicyHintOtherPercent))
     return std::optional<PolicyHint>();
+  // The current policy's own built-in is not parsed and compiled again only to be skipped.
+  ASSIGN_OR_RETURN(std::vector<PolicyCoverage> builtins,
+                   CoverageOfBuiltinPolicies(kernels, current.name));
   std::optional<PolicyHint> best;
-  for (std::string_view name : BuiltinPolicyNames()) {
-    if (name == current.name) continue;  // not parsed and compiled again to be skipped
-    ASSIGN_OR_RETURN(Policy policy, BuiltinPolicy(name));
-    ASSIGN_OR_RETURN(PolicyCoverage c, CoverageOf(policy, kernels));
+  for (const PolicyCoverage& c : builtins) {
     if (!(c.other_percent_of_kernel_time < now.other_percent_of_kernel_time)) continue;
     if (best && !(c.other_percent_of_kernel_time < best->suggested_other_percent)) continue;
     best = PolicyHint{current.name, now.other_percent_of_kernel_time, c.policy,
