@@ -378,17 +378,13 @@ Status SortedRecords::Emit(const Records& records, StringPool& pool, TraceSink& 
       op.kind = static_cast<OpKind>(r.device_and_kind & ((1u << kKindBits) - 1));
       ops.push_back(op);
     }
-    if (PoisoningUnreadFields()) {
-      OverwriteUnread(ops, fields_, kUnreadPoison, pool.Intern(kUnreadName));
-    }
+    PoisonUnreadIfHooked(ops, fields_, pool);
     RETURN_IF_ERROR(sink.OnGpuOps(ops, pool));
   }
 
   std::vector<LaunchCall> calls;
   auto flush = [&]() {
-    if (PoisoningUnreadFields()) {
-      OverwriteUnread(calls, fields_, kUnreadPoison, pool.Intern(kUnreadName));
-    }
+    PoisonUnreadIfHooked(calls, fields_, pool);
     Status status = calls.empty() ? Status::Ok() : sink.OnLaunchCalls(calls, pool);
     calls.clear();
     return status;

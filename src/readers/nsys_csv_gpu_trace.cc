@@ -70,9 +70,7 @@ Result<ReadReport> ReadNsysGpuTrace(ByteSource& source, std::string_view display
   std::vector<GpuOp> batch;
   batch.reserve(kReaderBatchRows);
   auto hand_over = [&]() -> Status {
-    if (PoisoningUnreadFields()) {
-      OverwriteUnread(batch, fields, kUnreadPoison, names.Intern(kUnreadName));
-    }
+    PoisonUnreadIfHooked(batch, fields, pool);
     RETURN_IF_ERROR(sink.OnGpuOps(batch, pool));
     batch.clear();
     return Status::Ok();

@@ -160,9 +160,7 @@ Result<ReadReport> ReadNsysKernExecTrace(ByteSource& source, std::string_view di
   std::vector<LaunchCall> batch;
   batch.reserve(kReaderBatchRows);
   auto hand_over = [&]() -> Status {
-    if (PoisoningUnreadFields()) {
-      OverwriteUnread(batch, fields, kUnreadPoison, names.Intern(kUnreadName));
-    }
+    PoisonUnreadIfHooked(batch, fields, pool);
     RETURN_IF_ERROR(sink.OnLaunchCalls(batch, pool));
     batch.clear();
     return Status::Ok();

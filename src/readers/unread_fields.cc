@@ -9,6 +9,8 @@ namespace {
 // Set by a test before a run's threads start; read by the readers.
 std::atomic<UnreadFieldsHook> hook{UnreadFieldsHook::kNone};
 
+bool Poisoning() { return hook.load(std::memory_order_relaxed) == UnreadFieldsHook::kPoison; }
+
 template <typename Row, typename Field, typename Value>
 void Overwrite(bool read, Row& row, Field Row::*field, Value value) {
   if (!read) row.*field = static_cast<Field>(value);
@@ -17,10 +19,6 @@ void Overwrite(bool read, Row& row, Field Row::*field, Value value) {
 }  // namespace
 
 void SetUnreadFieldsHookForTesting(UnreadFieldsHook value) { hook.store(value); }
-
-bool PoisoningUnreadFields() {
-  return hook.load(std::memory_order_relaxed) == UnreadFieldsHook::kPoison;
-}
 
 TraceFields FieldsToRead(const TraceSink& sink) {
   if (hook.load(std::memory_order_relaxed) == UnreadFieldsHook::kReadEverything) {
@@ -58,6 +56,14 @@ void OverwriteUnread(std::span<LaunchCall> calls, TraceFields fields, int64_t nu
     Overwrite(fields.has(F::kKernelName), call, &LaunchCall::kernel_name, name);
     Overwrite(fields.has(F::kCallDevice), call, &LaunchCall::device, name);
   }
+}
+
+void PoisonUnreadIfHooked(std::span<GpuOp> ops, TraceFields fields, StringPool& pool) {
+  if (Poisoning()) OverwriteUnread(ops, fields, kUnreadPoison, pool.Intern(kUnreadName));
+}
+
+void PoisonUnreadIfHooked(std::span<LaunchCall> calls, TraceFields fields, StringPool& pool) {
+  if (Poisoning()) OverwriteUnread(calls, fields, kUnreadPoison, pool.Intern(kUnreadName));
 }
 
 }  // namespace stepstat

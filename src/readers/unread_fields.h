@@ -24,7 +24,6 @@ enum class UnreadFieldsHook {
   kReadEverything,  ///< every field is read, whatever the sinks say
 };
 void SetUnreadFieldsHookForTesting(UnreadFieldsHook hook);
-bool PoisoningUnreadFields();
 
 /// What a reader reads for `sink`: sink.reads(), unless the test hook says everything.
 TraceFields FieldsToRead(const TraceSink& sink);
@@ -33,5 +32,10 @@ TraceFields FieldsToRead(const TraceSink& sink);
 /// for a name, `name`.
 void OverwriteUnread(std::span<GpuOp> ops, TraceFields fields, int64_t number, NameId name);
 void OverwriteUnread(std::span<LaunchCall> calls, TraceFields fields, int64_t number, NameId name);
+
+/// What a reader calls on a batch before handing it to the sink: under the kPoison hook,
+/// OverwriteUnread with kUnreadPoison and kUnreadName (interned in `pool`); else nothing.
+void PoisonUnreadIfHooked(std::span<GpuOp> ops, TraceFields fields, StringPool& pool);
+void PoisonUnreadIfHooked(std::span<LaunchCall> calls, TraceFields fields, StringPool& pool);
 
 }  // namespace stepstat
