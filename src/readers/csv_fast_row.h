@@ -67,12 +67,12 @@ class FastRowPlan {
       Classify(begin, limit, window);
     }
     auto off = static_cast<size_t>(begin - chunk_);
-    size_t newline = FindNewline(off);
+    size_t newline = FindFrom(&StructuralMasks::newline, off);
     if (newline == kNone) {
       if (off == 0) return 0;  // a row of over 1 KiB, or at the window's end
       Classify(begin, limit, window);
       off = 0;
-      newline = FindNewline(0);
+      newline = FindFrom(&StructuralMasks::newline, 0);
       if (newline == kNone) return 0;
     }
     uint64_t quotes = 0;
@@ -91,10 +91,12 @@ class FastRowPlan {
     // most rows have: the fields before it are walked as in an unquoted row.
     size_t open = kNone;
     if (quotes != 0) {
-      const size_t first = FindQuote(off, newline);
+      // The row holds a quote, so the first from `off` is in it; the next one closes the
+      // last field only if it sits right before the row's end.
+      const size_t first = FindFrom(&StructuralMasks::quote, off);
       const size_t close = newline - (crlf ? 2 : 1);
       if (first > off && first < close && chunk_[first - 1] == ',' &&
-          FindQuote(first + 1, newline) == close) {
+          FindFrom(&StructuralMasks::quote, first + 1) == close) {
         open = first;
       }
     }
@@ -145,20 +147,12 @@ class FastRowPlan {
     plain_chunk_ = quotes_or_nuls == 0;
   }
 
-  // The chunk position of the first '\n' at or after `off`, or kNone.
-  size_t FindNewline(size_t off) const {
+  // The chunk position of the first byte of a kind (StructuralMasks::newline, ::quote) at or
+  // after `off`, or kNone.
+  size_t FindFrom(uint64_t StructuralMasks::*kind, size_t off) const {
     for (size_t b = off / 64; b < chunk_blocks_; ++b) {
-      uint64_t bits = masks_[b].newline;
+      uint64_t bits = masks_[b].*kind;
       if (b == off / 64) bits &= ~uint64_t{0} << (off % 64);
-      if (bits != 0) return 64 * b + static_cast<size_t>(std::countr_zero(bits));
-    }
-    return kNone;
-  }
-
-  // The chunk position of the first quote in [from, newline], or kNone.
-  size_t FindQuote(size_t from, size_t newline) const {
-    for (size_t b = from / 64; b <= newline / 64; ++b) {
-      uint64_t bits = masks_[b].quote & InRow(b, from, newline);
       if (bits != 0) return 64 * b + static_cast<size_t>(std::countr_zero(bits));
     }
     return kNone;
