@@ -60,7 +60,7 @@ TEST_F(DiffCli, TwoSeedsOfOneWorkloadAreNoise) {
   ASSERT_EQ(Run("diff base seed2 --fail-if-slower 2 --format json"), 0) << err_;
   auto doc = Parse(out_);
   simdjson::dom::element diff = doc->root;
-  EXPECT_EQ(Str(diff["schema"]), "stepstat.diff/1");
+  EXPECT_EQ(Str(diff["schema"]), "stepstat.diff/2");
   EXPECT_EQ(Str(diff["verdict"]), "neutral");
   simdjson::dom::element span = Row(diff, "metrics", "gpu_span_ns");
   EXPECT_EQ(int64_t(span["n_base"]), 20);

@@ -25,6 +25,10 @@ namespace stepstat {
 struct KernelTotals {
   int64_t count = 0;
   int64_t total_ns = 0;
+  std::string component{};  ///< by the side's policy; empty when unknown
+  /// Every call's duration as (ns, calls) runs, shortest first; empty when unknown (a JSON
+  /// side). What the per-call test of one capture a side reads.
+  std::vector<ValueCount> calls{};
 };
 
 struct SideMetadata {
@@ -118,6 +122,11 @@ struct DiffRow {
   Effect effect = Effect::kNone;
   std::string note;                       ///< e.g. "n=1, no significance test"
   std::optional<SampleComparison> stats;  ///< when both sides have >= min_steps steps
+  bool beyond_floor = false;  ///< |Δ %| (shares: |Δ pp|) at least the noise floor
+  /// A component's time compared as whole runs, rolled up from its kernels' per-call tests:
+  /// the summed per-call part of the kernels that changed significantly beyond the floor.
+  std::optional<double> rolled_up_ns;
+  bool decides = false;  ///< one of the rows the verdict reads (docs/diff.md, Verdict)
 };
 
 enum class KernelChange { kNew, kRemoved, kMore, kFewer, kSlower, kFaster, kSame };
@@ -134,11 +143,21 @@ struct KernelDiff {
   int64_t count_part_ns = 0;
   int64_t per_call_part_ns = 0;
   KernelChange change = KernelChange::kSame;
+  std::string component;  ///< the cand's (else the base's) component for it
+  /// The per-call test, when both sides kept every call's duration: Mann-Whitney p on the
+  /// calls, and Δ mean per call in % of the base's.
+  std::optional<double> p;
+  std::optional<double> per_call_pct;
+  bool significant = false;  ///< p < alpha and |per_call_pct| at least the noise floor
+  bool decides = false;      ///< read by the verdict (whole runs only)
 };
 
 struct Comparability {
   bool refuse_all = false;         ///< nothing is compared (rows, components, kernels empty)
   bool refuse_components = false;  ///< different policies: components[] left empty
+  /// Different programs or policy identities: the verdict is not_comparable and every gate
+  /// fails, unless DiffOptions::allow_different. `refusals` says why.
+  bool not_comparable = false;
   std::vector<std::string> refusals;
   std::vector<std::string> warnings;
 };
@@ -178,9 +197,18 @@ struct DiffOptions {
   double confidence = 0.95;
   size_t top_kernels = 10;
   std::vector<GateSpec> gates;
+  /// Where noise_floor_pct came from: "configured" (the default), "given" (--noise-floor),
+  /// "measured" (the ledger's runs of one code, MeasureRunToRunNoise); `how` says more.
+  std::string noise_floor_source = "configured";
+  std::string noise_floor_how;
+  /// A row moves the verdict only when its |Δ| is at least this share of the base's step
+  /// span: a kernel 40 % slower that takes 0.01 % of the step is not a regression.
+  double decide_percent_of_span = 0.5;
+  /// Judge two different programs or policies anyway (comparability warnings stay).
+  bool allow_different = false;
 };
 
-enum class Verdict { kRegression, kImprovement, kNeutral, kInconclusive };
+enum class Verdict { kRegression, kImprovement, kMixed, kNeutral, kInconclusive, kNotComparable };
 std::string_view VerdictName(Verdict verdict);
 
 struct DiffResult {
@@ -189,7 +217,7 @@ struct DiffResult {
   std::string headline;             ///< the key the verdict reads: "gpu_span_ns"
   std::vector<DiffRow> rows;        ///< every metric but the components'
   std::vector<DiffRow> components;  ///< components.<name>.{milliseconds,...}
-  std::vector<KernelDiff> kernels;  ///< top N by |Δ total|
+  std::vector<KernelDiff> kernels;  ///< top N by |Δ total|, then any deciding kernel
   Comparability comparability;
   std::vector<GateResult> gates;
   Verdict verdict = Verdict::kInconclusive;
@@ -202,7 +230,7 @@ Result<DiffResult> Diff(const Side& base, const Side& cand, const DiffOptions& o
 
 // ---- Writers: DiffResult in, text out ----
 
-inline constexpr std::string_view kDiffSchema = "stepstat.diff/1";
+inline constexpr std::string_view kDiffSchema = "stepstat.diff/2";
 std::string DiffToJson(const DiffResult& diff);
 struct DiffTextStyle {
   bool unicode = true;

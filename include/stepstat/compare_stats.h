@@ -57,6 +57,18 @@ struct MannWhitneyResult {
 };
 MannWhitneyResult MannWhitneyU(std::span<const double> base, std::span<const double> cand);
 
+/// A value and how many times it occurs.
+struct ValueCount {
+  double value = 0;
+  int64_t count = 0;
+};
+/// The same test on samples given as (value, count) runs, sorted by value with no value
+/// twice: what a kernel's per-call durations are kept as (DurationSet), so a million calls
+/// of a few hundred distinct durations cost a few hundred steps. MannWhitneyU on the
+/// expanded values gives the same result.
+MannWhitneyResult MannWhitneyUOfRuns(std::span<const ValueCount> base,
+                                     std::span<const ValueCount> cand);
+
 /// Everything the diff reports about one metric measured per step on both sides.
 struct SampleComparison {
   double base_median = 0;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "stepstat/status.h"
@@ -65,6 +66,9 @@ struct KernelDetails {
   /// Filled by ListKernels only (`classify`): the details pass keeps no per-launch durations.
   int64_t min_ns = 0;
   double median_ns = 0.0;  ///< the mean of the two middle durations for an even count
+  /// Filled by ListKernels only: every launch's duration as (duration ns, launches) runs,
+  /// shortest first; what `diff` compares per call between two captures.
+  std::vector<std::pair<int64_t, int64_t>> duration_runs{};
 };
 
 /// Percentiles of a duration distribution kept in a log-linear histogram (see `precision`).

@@ -1,8 +1,9 @@
-// Diff(): rows, components, kernels, gates and the verdict. The verdict reads one number, the
-// step span (the median steady step's, or the whole run's): the time a user waits for. The
-// other rows explain it.
+// Diff(): rows, components, kernels, gates and the verdict (diff_verdict.cc). With one
+// capture a side the kernels' per-call tests are the only statistics there are, so the
+// components' whole-run rows are rolled up from them here.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -12,38 +13,65 @@ namespace stepstat {
 namespace {
 
 constexpr std::string_view kHeadline = "gpu_span_ns";
+constexpr std::string_view kComponentPrefix = "components.";
+constexpr std::string_view kComponentTime = ".milliseconds";
 
-void Judge(const DiffResult& diff, const DiffRow* span, Verdict* verdict, std::string* reason) {
-  if (diff.comparability.refuse_all) {
-    *verdict = Verdict::kInconclusive;
-    *reason = diff.comparability.refusals.front();
-    return;
+/// components.<name>.milliseconds → <name>; empty for any other key.
+std::string_view ComponentOfTimeRow(std::string_view key) {
+  if (!key.starts_with(kComponentPrefix) || !key.ends_with(kComponentTime)) return {};
+  key.remove_prefix(kComponentPrefix.size());
+  key.remove_suffix(kComponentTime.size());
+  return key;
+}
+
+/// Each component's time row gets the summed per-call part of its kernels whose calls
+/// changed significantly beyond the floor, as a share of those kernels' base time, applied
+/// to the row's base (the kernel table covers the whole capture, the row may be a median
+/// step); the row is beyond the floor when that share is.
+void RollUpComponents(const std::vector<KernelDiff>& kernels, const DiffOptions& options,
+                      std::vector<DiffRow>* components) {
+  for (DiffRow& row : *components) {
+    std::string_view component = ComponentOfTimeRow(row.name);
+    if (component.empty()) continue;
+    double changed_ns = 0, base_ns = 0;
+    bool any_tested = false;
+    for (const KernelDiff& k : kernels) {
+      if (k.component != component) continue;
+      base_ns += double(k.base.total_ns);
+      if (!k.p) continue;
+      any_tested = true;
+      if (k.significant) changed_ns += double(k.per_call_part_ns);
+    }
+    if (!any_tested || base_ns <= 0) continue;
+    const double share = changed_ns / base_ns;
+    row.rolled_up_ns = share * row.base * 1e6;  // the row is in ms
+    row.beyond_floor = std::abs(share) * 100 >= options.noise_floor_pct;
+    row.significant = changed_ns != 0 && row.beyond_floor;
+    row.effect = !row.significant ? Effect::kNone
+                 : changed_ns > 0 ? Effect::kWorse
+                                  : Effect::kBetter;
+    row.note = "rolled up from its kernels' per-call tests";
   }
-  if (!span) {
-    *verdict = Verdict::kInconclusive;
-    *reason = "the step span was not compared";
-    return;
+}
+
+/// What one ns of the kernel table is worth in the rows' scale: the rows' kernel time over
+/// the table's (1 for whole runs; about 1/steps when the rows are a median step).
+double KernelScale(const SideMetadata& base, const std::vector<DiffRow>& rows) {
+  double table = 0;
+  for (const auto& [name, totals] : base.kernels) table += double(totals.total_ns);
+  for (const DiffRow& row : rows) {
+    if (row.name == "kernel_time_ns" && table > 0 && row.base > 0) return row.base / table;
   }
-  std::string change = span->delta_pct ? fmt::format("{:+.1f} %", *span->delta_pct)
-                                       : fmt::format("{:+g} ns", span->delta);
-  if (span->effect == Effect::kWorse || span->effect == Effect::kBetter) {
-    *verdict = span->effect == Effect::kWorse ? Verdict::kRegression : Verdict::kImprovement;
-    *reason = fmt::format("step span {} ({})", change,
-                          span->p ? fmt::format("p = {:.3g}", *span->p) : span->note);
-    return;
+  return 1;
+}
+
+/// The top N kernels by |Δ total|, and any kernel the verdict read below them.
+void KeepShownKernels(size_t top, std::vector<KernelDiff>* kernels) {
+  std::vector<KernelDiff> kept;
+  for (size_t i = 0; i < kernels->size(); ++i) {
+    if (i < top || (*kernels)[i].decides) kept.push_back(std::move((*kernels)[i]));
   }
-  bool beyond_floor =
-      !span->delta_pct || std::abs(*span->delta_pct) >= diff.options.noise_floor_pct;
-  if (span->p && *span->p >= diff.options.alpha && beyond_floor) {
-    *verdict = Verdict::kInconclusive;
-    *reason = fmt::format("step span {} but p = {:.3g} >= {}: too noisy to tell; more steps?",
-                          change, *span->p, diff.options.alpha);
-    return;
-  }
-  *verdict = Verdict::kNeutral;
-  *reason = fmt::format("step span {}, within the {} % noise floor{}", change,
-                        diff.options.noise_floor_pct,
-                        span->p ? fmt::format(" (p = {:.3g})", *span->p) : "");
+  *kernels = std::move(kept);
 }
 
 }  // namespace
@@ -52,9 +80,12 @@ Result<DiffResult> Diff(const Side& base, const Side& cand, const DiffOptions& o
   DiffResult diff;
   diff.base = base.meta;
   diff.cand = cand.meta;
+  for (SideMetadata* side : {&diff.base, &diff.cand}) {
+    for (auto& [name, totals] : side->kernels) totals.calls.clear();  // read below, not shown
+  }
   diff.options = options;
   diff.headline = std::string(kHeadline);
-  diff.comparability = AssessComparability(base, cand);
+  diff.comparability = AssessComparability(base, cand, options.allow_different);
 
   std::vector<DiffRow> all;  // components too, for the gates, even when refused
   size_t different_forms = 0;
@@ -72,16 +103,31 @@ Result<DiffResult> Diff(const Side& base, const Side& cand, const DiffOptions& o
         "{} metrics not compared: per-step values on one side, whole-run values on the other",
         different_forms));
   }
-  std::string components_refused = "different policies";
+  const DiffRow* span = nullptr;
+  for (const DiffRow& row : all) {
+    if (row.name == kHeadline) span = &row;
+  }
+  const bool whole_runs = span && !span->p;
   if (!diff.comparability.refuse_all) {
+    diff.kernels = DiffKernels(base.meta, cand.meta, options);
+    if (whole_runs) {
+      std::vector<DiffRow> components;
+      for (const DiffRow& row : all) {
+        if (row.name.starts_with(kComponentPrefix)) components.push_back(row);
+      }
+      RollUpComponents(diff.kernels, options, &components);
+      size_t next = 0;
+      for (DiffRow& row : all) {
+        if (row.name.starts_with(kComponentPrefix)) row = components[next++];
+      }
+    }
     for (const DiffRow& row : all) {
-      if (!row.name.starts_with("components.")) {
+      if (!row.name.starts_with(kComponentPrefix)) {
         diff.rows.push_back(row);
       } else if (!diff.comparability.refuse_components) {
         diff.components.push_back(row);
       }
     }
-    diff.kernels = DiffKernels(base.meta, cand.meta, options.top_kernels);
   }
 
   for (const GateSpec& gate : options.gates) {
@@ -96,21 +142,18 @@ Result<DiffResult> Diff(const Side& base, const Side& cand, const DiffOptions& o
                       gate.text, gate.metric));
     }
     std::string refused = "it is not in both sides in the same form";
-    if (diff.comparability.refuse_all) {
+    if (diff.comparability.refuse_all || diff.comparability.not_comparable) {
       row = nullptr;
-      refused = diff.comparability.refusals.front();
-    } else if (diff.comparability.refuse_components && gate.metric.starts_with("components.")) {
+      refused = "not comparable: " + diff.comparability.refusals.front();
+    } else if (diff.comparability.refuse_components && gate.metric.starts_with(kComponentPrefix)) {
       row = nullptr;
-      refused = components_refused;
+      refused = "different policies";
     }
-    diff.gates.push_back(EvaluateGate(gate, row, refused));
+    diff.gates.push_back(EvaluateGate(gate, row, refused, options.alpha));
   }
 
-  const DiffRow* span = nullptr;
-  for (const DiffRow& row : diff.rows) {
-    if (row.name == kHeadline) span = &row;
-  }
-  Judge(diff, span, &diff.verdict, &diff.verdict_reason);
+  Judge(&diff, whole_runs, KernelScale(base.meta, diff.rows));
+  KeepShownKernels(options.top_kernels, &diff.kernels);
   return diff;
 }
 

@@ -14,13 +14,19 @@ std::optional<DiffRow> CompareMetric(const MetricValues& base, const MetricValue
                                      const DiffOptions& options);
 
 /// Refusals and warnings (compare.h, Comparability).
-Comparability AssessComparability(const Side& base, const Side& cand);
+Comparability AssessComparability(const Side& base, const Side& cand, bool allow_different);
 
-/// The top `limit` kernels by |Δ total|, unchanged names left out.
+/// Every kernel name that changed, by |Δ total| (largest first), with its per-call test
+/// when both sides kept the calls.
 std::vector<KernelDiff> DiffKernels(const SideMetadata& base, const SideMetadata& cand,
-                                    size_t limit);
+                                    const DiffOptions& options);
 
-/// `row` is null when the metric was not compared; `refused` then says why.
-GateResult EvaluateGate(const GateSpec& gate, const DiffRow* row, const std::string& refused);
+/// The verdict and its reason from the rows (docs/diff.md, Verdict); marks the rows that
+/// decide it. `kernel_scale` turns the kernel table's ns (the whole capture) into the rows'.
+void Judge(DiffResult* diff, bool whole_runs, double kernel_scale);
+
+/// The gate of `gate` on its row, when the diff compared it (else `refused` says why).
+GateResult EvaluateGate(const GateSpec& gate, const DiffRow* row, const std::string& refused,
+                        double alpha);
 
 }  // namespace stepstat

@@ -1,4 +1,4 @@
-// DiffToJson: "stepstat.diff/1" (docs/schemas.md). Reads only the DiffResult.
+// DiffToJson: "stepstat.diff/2" (docs/schemas.md). Reads only the DiffResult.
 #include "report/json_writer.h"
 #include "stepstat/compare.h"
 
@@ -73,7 +73,10 @@ void Rows(JsonWriter& json, std::string_view key, const std::vector<DiffRow>& ro
     Optional(json, "p", row.p);
     json.Field("significant", row.significant)
         .Field("effect", EffectName(row.effect))
-        .Field("note", row.note);
+        .Field("note", row.note)
+        .Field("beyond_floor", row.beyond_floor);
+    Optional(json, "rolled_up_ns", row.rolled_up_ns);
+    json.Field("decides", row.decides);
     json.Key("statistics");
     if (const auto& s = row.stats) {
       json.BeginObject();
@@ -104,14 +107,19 @@ std::string DiffToJson(const DiffResult& diff) {
       .Field("min_steps", diff.options.min_steps)
       .Field("alpha", diff.options.alpha)
       .Field("noise_floor_percent", diff.options.noise_floor_pct)
+      .Field("noise_floor_source", diff.options.noise_floor_source)
+      .Field("noise_floor_how", diff.options.noise_floor_how)
       .Field("noise_floor_pp", diff.options.noise_floor_pp)
+      .Field("decide_percent_of_span", diff.options.decide_percent_of_span)
+      .Field("allow_different", diff.options.allow_different)
       .Field("confidence", diff.options.confidence)
       .EndObject();
   json.Field("verdict", VerdictName(diff.verdict))
       .Field("verdict_reason", diff.verdict_reason)
       .Field("headline", diff.headline);
   json.Key("comparability").BeginObject().Field("refuse_all", diff.comparability.refuse_all);
-  json.Field("refuse_components", diff.comparability.refuse_components);
+  json.Field("refuse_components", diff.comparability.refuse_components)
+      .Field("not_comparable", diff.comparability.not_comparable);
   for (auto [key, list] : {std::pair{"refusals", &diff.comparability.refusals},
                            std::pair{"warnings", &diff.comparability.warnings}}) {
     json.Key(key).BeginArray();
@@ -133,7 +141,10 @@ std::string DiffToJson(const DiffResult& diff) {
         .Field("delta_ns", k.delta_ns)
         .Field("count_part_ns", k.count_part_ns)
         .Field("per_call_part_ns", k.per_call_part_ns)
-        .EndObject();
+        .Field("component", k.component);
+    Optional(json, "p", k.p);
+    Optional(json, "per_call_percent", k.per_call_pct);
+    json.Field("significant", k.significant).Field("decides", k.decides).EndObject();
   }
   json.EndArray();
   json.Key("gates").BeginArray();

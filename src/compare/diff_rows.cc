@@ -47,14 +47,15 @@ std::optional<DiffRow> CompareMetric(const MetricValues& base, const MetricValue
     beyond_floor =
         row.delta_pct ? std::abs(*row.delta_pct) >= options.noise_floor_pct : row.delta != 0;
   }
+  row.beyond_floor = beyond_floor;
   if (info.kind == MetricKind::kCount) {
     row.significant = row.delta != 0;  // counts are exact: any change is a change
   } else if (tested) {
     row.significant = *row.p < options.alpha && beyond_floor;
-  } else {
-    row.significant = beyond_floor;
   }
-  if (row.significant) {
+  // An untested row beyond the floor shows which way it moved, but is not significant: the
+  // verdict reads it as "cannot tell".
+  if (row.significant || (!tested && beyond_floor)) {
     bool up = row.delta > 0;
     switch (info.worse) {
       case Worse::kUp: row.effect = up ? Effect::kWorse : Effect::kBetter; break;

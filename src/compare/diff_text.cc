@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <iterator>
 
 #include "report/table.h"
 #include "report/text_escape.h"
@@ -44,6 +45,7 @@ std::string Change(const DiffRow& row, bool color) {
                                        : Delta(row);
   std::string text = fmt::format("{} {}", amount, Word(row));
   if (row.effect == Effect::kNone) text = fmt::format("{} ~", amount);
+  if (row.decides) text += " *";  // a row the verdict read
   if (!color || row.effect == Effect::kNone) return text;
   std::string_view code = row.effect == Effect::kWorse    ? "\x1b[31m"
                           : row.effect == Effect::kBetter ? "\x1b[32m"
@@ -68,8 +70,15 @@ std::string Header(const DiffResult& diff, bool markdown) {
                                 bold, bold, name(diff.base), name(diff.cand));
   out += fmt::format("{}verdict: {}{} — {}\n", bold, VerdictName(diff.verdict), bold,
                      escape(diff.verdict_reason));
-  for (const std::string& text : diff.comparability.refusals) {
-    out += fmt::format("{}refused: {}\n", markdown ? "- " : "", escape(text));
+  out += fmt::format("{}noise floor: {:g} % ({}{}{})\n", markdown ? "- " : "",
+                     diff.options.noise_floor_pct, diff.options.noise_floor_source,
+                     diff.options.noise_floor_how.empty() ? "" : ": ",
+                     escape(diff.options.noise_floor_how));
+  // The verdict of a pair not comparable already says why.
+  for (size_t i = 0; i < diff.comparability.refusals.size() && !diff.comparability.not_comparable;
+       ++i) {
+    out += fmt::format("{}refused: {}\n", markdown ? "- " : "",
+                       escape(diff.comparability.refusals[i]));
   }
   for (const std::string& text : diff.comparability.warnings) {
     out += fmt::format("{}warning: {}\n", markdown ? "- " : "", escape(text));
@@ -93,16 +102,24 @@ std::vector<std::vector<std::string>> KernelCells(const DiffResult& diff, bool m
   std::vector<std::vector<std::string>> cells;
   for (const KernelDiff& k : diff.kernels) {
     std::string name = markdown ? EscapeForMarkdown(k.name) : DisplayName(k.name, 60, style);
+    std::string per_call = k.per_call_pct ? fmt::format("{:+.1f} %", *k.per_call_pct) : "";
+    if (k.significant) per_call += k.decides ? " *" : " !";
     cells.push_back({name, std::string(KernelChangeName(k.change)),
                      fmt::format("{} → {}", k.base.count, k.cand.count), Kms(k.delta_ns),
-                     Kms(k.count_part_ns), Kms(k.per_call_part_ns)});
+                     Kms(k.count_part_ns), Kms(k.per_call_part_ns), per_call,
+                     k.p ? fmt::format("{:.2g}", *k.p) : ""});
   }
   return cells;
 }
 
 const char* kRowHeaders[] = {"metric", "base", "cand", "Δ", "n base/cand", "p", "change"};
-const char* kKernelHeaders[] = {"kernel", "status",        "calls",
-                                "Δ ms",   "from calls ms", "from time per call ms"};
+const char* kKernelHeaders[] = {"kernel",        "status",
+                                "calls",         "Δ ms",
+                                "from calls ms", "from time per call ms",
+                                "per call",      "p (calls)"};
+constexpr size_t kKernelColumns = std::size(kKernelHeaders);
+constexpr std::string_view kLegend =
+    "* read by the verdict; ! significant, but too small a share of the step to decide\n";
 
 std::string MarkdownTable(const char* const* headers, size_t columns,
                           const std::vector<std::vector<std::string>>& rows) {
@@ -139,11 +156,13 @@ std::string DiffToTable(const DiffResult& diff, const DiffTextStyle& style) {
     TextTable t;
     t.Column(kKernelHeaders[0], TextTable::kLeft, {0, 24});
     t.Column(kKernelHeaders[1], TextTable::kLeft);
-    for (int i = 2; i < 6; ++i) t.Column(kKernelHeaders[i], TextTable::kRight, {i == 2 ? 1 : 0, 0});
+    for (size_t i = 2; i < kKernelColumns; ++i)
+      t.Column(kKernelHeaders[i], TextTable::kRight, {i == 2 ? 1 : 0, 0});
     for (auto& cells : KernelCells(diff, false, text_style)) t.Row(std::move(cells));
     out += "\nKernels by |Δ total time| (Δ = from calls + from time per call)\n" +
            t.Render(2, text_style);
   }
+  if (!diff.rows.empty()) out += "\n" + std::string(kLegend);
   if (!diff.gates.empty()) out += "\nGates\n";
   for (const GateResult& gate : diff.gates) {
     out += fmt::format("  {} {}: {}\n", gate.passed ? "pass" : "FAIL", EscapeForTerminal(gate.spec),
@@ -162,8 +181,9 @@ std::string DiffToMarkdown(const DiffResult& diff) {
   }
   if (!diff.kernels.empty()) {
     out += "\n**Kernels by |Δ total time|** (Δ = from calls + from time per call)\n\n" +
-           MarkdownTable(kKernelHeaders, 6, KernelCells(diff, true, TextStyle{}));
+           MarkdownTable(kKernelHeaders, kKernelColumns, KernelCells(diff, true, TextStyle{}));
   }
+  if (!diff.rows.empty()) out += "\n" + std::string(kLegend);
   if (!diff.gates.empty()) out += "\n**Gates**\n\n";
   for (const GateResult& gate : diff.gates) {
     out += fmt::format("- {} `{}`: {}\n", gate.passed ? "pass" : "**FAIL**", gate.spec,

@@ -99,29 +99,35 @@ Result<GateSpec> SlowerGate(std::string_view percent) {
   return gate;
 }
 
-GateResult EvaluateGate(const GateSpec& gate, const DiffRow* row, const std::string& refused) {
+GateResult EvaluateGate(const GateSpec& gate, const DiffRow* row, const std::string& refused,
+                        double alpha) {
   GateResult result{gate.text, true, ""};
   if (!row) {
     result.passed = false;
     result.why = fmt::format("{} was not compared: {}", gate.metric, refused);
     return result;
   }
-  if (!row->significant) {
-    result.why = row->p ? fmt::format("no significant change (p = {:.3g})", *row->p)
-                        : "no change beyond the noise floor";
-    return result;
-  }
+  // The gate's own limit, not the noise floor: a user asking for 0.5 % means 0.5 %. What
+  // must hold is that the change is real: p < alpha when tested; counts are exact; a whole
+  // run a side has no test, so a change past the limit fails (closed) and says so.
+  const bool tested = row->p.has_value() && row->kind != MetricKind::kCount;
+  const bool real = tested ? *row->p < alpha : row->delta != 0;
+  const std::string evidence =
+      tested ? fmt::format(" (p = {:.3g})", *row->p)
+             : (row->kind == MetricKind::kCount ? "" : " (one run a side: no significance test)");
   double measure = row->delta;
   std::string unit = row->unit;
   switch (gate.limit) {
     case GateSpec::Limit::kChanged:
-      result.passed = false;
-      result.why = fmt::format("changed by {} {}", Signed(row->delta), row->unit);
+      result.passed = !real;
+      result.why = real ? fmt::format("changed by {} {}{}", Signed(row->delta), row->unit, evidence)
+                        : fmt::format("no significant change{}", evidence);
       return result;
     case GateSpec::Limit::kPercent:
       if (!row->delta_pct) {
         result.passed = row->delta == 0;
-        result.why = "base is 0, so any rise is past a % limit";
+        result.why = result.passed ? "base and cand are both 0"
+                                   : "base is 0, so any change is past a % limit";
         return result;
       }
       measure = *row->delta_pct;
@@ -130,10 +136,18 @@ GateResult EvaluateGate(const GateSpec& gate, const DiffRow* row, const std::str
     case GateSpec::Limit::kPoints: unit = "pp"; break;
     case GateSpec::Limit::kAbsolute: break;
   }
-  bool past = gate.value >= 0 ? measure > gate.value : measure < gate.value;
-  result.passed = !past;
-  result.why = fmt::format("{:+.2f} {} {} the limit {} {}", measure, unit,
-                           past ? "is past" : "is within", Signed(gate.value), unit);
+  const bool past = gate.value >= 0 ? measure > gate.value : measure < gate.value;
+  result.passed = !(past && real);
+  if (!past) {
+    result.why = fmt::format("{:+.2f} {}{} is within the limit {} {}", measure, unit, evidence,
+                             Signed(gate.value), unit);
+  } else if (real) {
+    result.why = fmt::format("{:+.2f} {}{} is past the limit {} {}", measure, unit, evidence,
+                             Signed(gate.value), unit);
+  } else {
+    result.why = fmt::format("{:+.2f} {} is past the limit {} {} but not significant{}", measure,
+                             unit, Signed(gate.value), unit, evidence);
+  }
   return result;
 }
 

@@ -59,7 +59,8 @@ TEST(GatesTest, FailOnlyOnASignificantChangePastTheLimit) {
   EXPECT_TRUE(diff->gates_failed());
   auto small = Diff(RunOf(100e6, 1e6), RunOf(101e6, 1e6), options);  // within the floor
   EXPECT_FALSE(small->gates_failed());
-  EXPECT_EQ(small->gates[0].why, "no change beyond the noise floor");
+  EXPECT_EQ(small->gates[0].why,
+            "+1.00 % (one run a side: no significance test) is within the limit +5 %");
 }
 
 TEST(GatesTest, UnknownMetricIsAnError) {

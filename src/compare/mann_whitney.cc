@@ -23,38 +23,65 @@ struct Ranked {
   bool ties = false;
 };
 
-/// Average ranks (scipy.stats.rankdata's default) of the pooled samples.
-Ranked RankPooled(std::span<const double> base, std::span<const double> cand) {
-  std::vector<std::pair<double, bool>> pooled;  // value, is base
-  pooled.reserve(base.size() + cand.size());
-  for (double x : base) pooled.emplace_back(x, true);
-  for (double x : cand) pooled.emplace_back(x, false);
-  std::sort(pooled.begin(), pooled.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-  Ranked ranked;
-  for (size_t i = 0; i < pooled.size();) {
-    size_t j = i;
-    while (j < pooled.size() && pooled[j].first == pooled[i].first) ++j;
-    double t = double(j - i);
-    double rank = (double(i + 1) + double(j)) / 2;  // mean of ranks i+1 .. j
-    for (size_t k = i; k < j; ++k) {
-      if (pooled[k].second) ranked.base_rank_sum += rank;
+/// Values with their multiplicity, sorted, equal values merged.
+std::vector<ValueCount> Runs(std::span<const double> values) {
+  std::vector<double> sorted(values.begin(), values.end());
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<ValueCount> runs;
+  for (double x : sorted) {
+    if (!runs.empty() && runs.back().value == x) {
+      ++runs.back().count;
+    } else {
+      runs.push_back({x, 1});
     }
-    if (j - i > 1) ranked.ties = true;
+  }
+  return runs;
+}
+
+/// Average ranks (scipy.stats.rankdata's default) of the pooled samples, walking the two
+/// sorted run lists together: a group of t equal values holding b of base takes ranks
+/// r+1 .. r+t, b of them at their mean.
+Ranked RankPooled(std::span<const ValueCount> base, std::span<const ValueCount> cand) {
+  Ranked ranked;
+  double below = 0;  // values ranked so far
+  size_t i = 0, j = 0;
+  while (i < base.size() || j < cand.size()) {
+    double value = j == cand.size() || (i < base.size() && base[i].value <= cand[j].value)
+                       ? base[i].value
+                       : cand[j].value;
+    double b = 0, t = 0;
+    if (i < base.size() && base[i].value == value) b = double(base[i++].count);
+    t = b;
+    if (j < cand.size() && cand[j].value == value) t += double(cand[j++].count);
+    ranked.base_rank_sum += b * (below + (t + 1) / 2);
+    if (t > 1) ranked.ties = true;
     ranked.tie_term += t * t * t - t;
-    i = j;
+    below += t;
   }
   return ranked;
+}
+
+int64_t CountOf(std::span<const ValueCount> runs) {
+  int64_t n = 0;
+  for (const ValueCount& run : runs) n += run.count;
+  return n;
 }
 
 }  // namespace
 
 MannWhitneyResult MannWhitneyU(std::span<const double> base, std::span<const double> cand) {
-  const int64_t n1 = int64_t(base.size()), n2 = int64_t(cand.size());
+  return MannWhitneyUOfRuns(Runs(base), Runs(cand));
+}
+
+MannWhitneyResult MannWhitneyUOfRuns(std::span<const ValueCount> base,
+                                     std::span<const ValueCount> cand) {
+  const int64_t n1 = CountOf(base), n2 = CountOf(cand);
   Ranked ranked = RankPooled(base, cand);
   MannWhitneyResult result;
-  result.u_base = ranked.base_rank_sum - double(n1 * (n1 + 1)) / 2;
-  const double u = std::max(result.u_base, double(n1 * n2) - result.u_base);
+  // In doubles: calls of one kernel can number billions, whose products overflow int64.
+  const double d1 = double(n1), d2 = double(n2);
+  result.u_base = ranked.base_rank_sum - d1 * (d1 + 1) / 2;
+  const double u = std::max(result.u_base, d1 * d2 - result.u_base);
 
   if (!(n1 > 8 && n2 > 8) && !ranked.ties) {
     // P(U >= u) = P(U <= n1·n2 − u) by symmetry; u is an integer without ties.
@@ -66,9 +93,9 @@ MannWhitneyResult MannWhitneyU(std::span<const double> base, std::span<const dou
     }
   }
   result.method = MannWhitneyMethod::kAsymptotic;
-  const double mu = double(n1 * n2) / 2;
+  const double mu = d1 * d2 / 2;
   const double n = double(n1 + n2);
-  const double s = std::sqrt(double(n1 * n2) / 12 * ((n + 1) - ranked.tie_term / (n * (n - 1))));
+  const double s = std::sqrt(d1 * d2 / 12 * ((n + 1) - ranked.tie_term / (n * (n - 1))));
   const double z = (u - mu - 0.5) / s;  // −inf when every value is equal: p clips to 1
   result.p = std::clamp(2 * (0.5 * std::erfc(z * kSqrtHalf)), 0.0, 1.0);
   return result;

@@ -58,8 +58,10 @@ std::string_view VerdictName(Verdict verdict) {
   switch (verdict) {
     case Verdict::kRegression: return "regression";
     case Verdict::kImprovement: return "improvement";
+    case Verdict::kMixed: return "mixed";
     case Verdict::kNeutral: return "neutral";
     case Verdict::kInconclusive: return "inconclusive";
+    case Verdict::kNotComparable: return "not_comparable";
   }
   return "inconclusive";
 }

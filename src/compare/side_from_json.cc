@@ -80,7 +80,9 @@ void ReadDetails(dom::object root, SideMetadata* meta) {
           kernel["total_ns"].get(total_ns)) {
         continue;
       }
-      meta->kernels[std::string(name)] = {launches, total_ns};
+      std::string_view component;
+      if (kernel["component"].get(component)) component = {};
+      meta->kernels[std::string(name)] = {launches, total_ns, std::string(component), {}};
     }
   }
   std::string_view kind;

@@ -75,7 +75,7 @@ Side SideFromSummary(const StepStats& stats, const Policy& policy, const Details
   for (auto& [key, value] : SummaryMeasures(stats)) side.metrics.push_back({key, {}, value});
   if (details) {
     for (const KernelDetails& k : details->top_kernels) {
-      side.meta.kernels[k.name] = {k.launches, k.total_ns};
+      side.meta.kernels[k.name] = {k.launches, k.total_ns, k.component, {}};
     }
     if (!details->data_quality.inputs.empty()) {
       side.meta.input_format = details->data_quality.inputs.front().kind;

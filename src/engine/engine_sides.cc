@@ -95,8 +95,12 @@ Result<TraceRun> ReadTraceRun(const RunOptions& run, const std::vector<std::stri
   }
   files.output.clear();  // refused already
   ASSIGN_OR_RETURN(KernelsResult kernels, RunKernels(files));
-  for (const KernelDetails& k : kernels.listing.kernels) {
-    trace.side.meta.kernels[k.name] = {k.launches, k.total_ns};
+  for (KernelDetails& k : kernels.listing.kernels) {
+    std::vector<ValueCount> calls;
+    calls.reserve(k.duration_runs.size());
+    for (auto [ns, times] : k.duration_runs) calls.push_back({double(ns), times});
+    trace.side.meta.kernels[k.name] = {k.launches, k.total_ns, std::move(k.component),
+                                       std::move(calls)};
   }
   trace.side.meta.kernels_complete = true;
   if (!trace.inputs.empty()) {

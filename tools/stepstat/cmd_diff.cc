@@ -28,6 +28,7 @@ struct DiffFlags {
   std::vector<std::string> fail_if;
   std::string output = "-";
   std::string format;
+  bool noise_floor_given = false;
 };
 
 int RunDiffCommand(DiffFlags flags) {
@@ -51,6 +52,7 @@ int RunDiffCommand(DiffFlags flags) {
   options.ledger = ResolveLedgerPath(flags.ledger, std::getenv("STEPSTAT_LEDGER"),
                                      std::filesystem::current_path());
   options.diff = flags.diff;
+  if (flags.noise_floor_given) options.diff.noise_floor_source = "given";
   if (flags.fail_if_slower) {
     Result<GateSpec> gate = SlowerGate(*flags.fail_if_slower);
     if (!gate.ok()) return Fail(gate.status());
@@ -104,11 +106,16 @@ void AddDiffCommand(CLI::App& app, Action& action) {
   cmd->add_option("--alpha", flags->diff.alpha, "Significance level of the Mann-Whitney test")
       ->capture_default_str()
       ->check(CLI::Range(1e-9, 0.5));
-  cmd->add_option("--noise-floor", flags->diff.noise_floor_pct,
-                  "Smaller changes (%) are never significant: steps of one capture share one "
-                  "clock state and miss the noise between runs")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 100.0));
+  CLI::Option* floor =
+      cmd->add_option("--noise-floor", flags->diff.noise_floor_pct,
+                      "Smaller changes (%) never decide the verdict: steps of one capture share "
+                      "one clock state and miss the noise between runs (default: measured from "
+                      "the ledger's runs of one commit or --tag when it has 3, else 2)")
+          ->capture_default_str()
+          ->check(CLI::Range(0.0, 100.0));
+  cmd->add_flag("--allow-different", flags->diff.allow_different,
+                "Judge two runs that look like different programs (kernel time in shared "
+                "names, kernel counts) or policies anyway");
   cmd->add_option("--top", flags->diff.top_kernels, "Kernel rows (by |Δ total time|)")
       ->capture_default_str();
   cmd->add_option("--fail-if-slower", flags->fail_if_slower,
@@ -132,16 +139,23 @@ void AddDiffCommand(CLI::App& app, Action& action) {
       "picks up its BASE_nvtx_pushpop_trace.csv), a summary or steps JSON that stepstat wrote,\n"
       "or a ledger reference (@ID, @latest, @prev, label:L, baseline:NAME). With >= --min-steps\n"
       "steady steps on both sides each metric gets its median, a 95 % interval, the\n"
-      "Hodges-Lehmann shift and a Mann-Whitney p; a change counts only when p < --alpha and\n"
-      "beyond --noise-floor. With fewer, the runs compare whole (n=1, no significance test).\n"
-      "Exit codes: 0 no gate failed, 1 a gate failed (or the pair was refused while gating),\n"
-      "2 bad usage or input.\n"
+      "Hodges-Lehmann shift and a Mann-Whitney p. With fewer, the runs compare whole and each\n"
+      "kernel's calls are compared instead (Mann-Whitney on per-call durations).\n"
+      "Verdict: regression, improvement, mixed, inconclusive, neutral or not_comparable, read\n"
+      "from the step span, every component and (whole runs) every kernel: a row decides when\n"
+      "p < --alpha, beyond --noise-floor and at least 0.5 % of the step (docs/diff.md).\n"
+      "A gate fails on a significant change past its own limit, whatever the floor.\n"
+      "Exit codes: 0 no gate failed, 1 a gate failed (or the pair is not comparable while\n"
+      "gating), 2 bad usage or input.\n"
       "Examples:\n"
       "  stepstat diff before after                        # two nsys bases\n"
       "  stepstat diff before.json after.json --format markdown   # for a pull request\n"
       "  stepstat diff baseline:main run --fail-if-slower 2 --fail-if "
       "components.attention.milliseconds:+5%");
-  cmd->callback([flags, &action] { action = [flags] { return RunDiffCommand(*flags); }; });
+  cmd->callback([flags, floor, &action] {
+    flags->noise_floor_given = floor->count() > 0;
+    action = [flags] { return RunDiffCommand(*flags); };
+  });
 }
 
 }  // namespace stepstat::cli

@@ -116,6 +116,7 @@ Result<std::vector<KernelDetails>> ListKernels(const SummaryInputs& inputs, cons
     DurationSet& durations = sink.durations()[index.at(k.name)];
     k.min_ns = durations.Min();
     k.median_ns = durations.Median();
+    k.duration_runs = durations.TakeRuns();
   }
   return kernels;
 }

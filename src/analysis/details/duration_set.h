@@ -30,6 +30,11 @@ class DurationSet {
   /// The sample standard deviation (n - 1 in the denominator), as nsys's cuda_gpu_kern_sum
   /// prints StdDev: 0 for fewer than two durations. Compacts first.
   double SampleStdDev();
+  /// Every duration as (duration, times) runs, shortest first; leaves the set empty.
+  std::vector<std::pair<int64_t, int64_t>> TakeRuns() {
+    Compact();
+    return std::move(runs_);
+  }
 
  private:
   void Compact();
