@@ -176,9 +176,17 @@ TEST_F(DiffCli, TheLedgerRecordsOnceAndServesAsADiffSide) {
   ASSERT_EQ(Run("record base --label dit"), 0) << err_;
   EXPECT_EQ(out_, "recorded as run 1 (label dit)\n");
   ASSERT_EQ(Run("record gemm10 --label dit --tag change=gemm"), 0) << err_;
-  EXPECT_NE(out_.find("recorded as run 2 (label dit); vs run 1: gpu_span_ns"), std::string::npos)
-      << out_;
-  EXPECT_NE(out_.find("slower"), std::string::npos) << out_;
+  const std::string recorded = out_;
+  EXPECT_NE(recorded.find("recorded as run 2 (label dit); vs run 1: regression — "),
+            std::string::npos)
+      << recorded;
+  EXPECT_NE(recorded.find("nvfp4_gemms +10.0 %"), std::string::npos) << recorded;
+  // record says what diff says of the same pair, word for word.
+  ASSERT_EQ(Run("diff @1 @2 --format json"), 0) << err_;
+  const std::string reason = Str(Parse(out_)->root["verdict_reason"]);
+  EXPECT_NE(recorded.find("regression — " + reason), std::string::npos) << recorded << reason;
+  ASSERT_EQ(Run("diff base gemm10 --format json"), 0) << err_;
+  EXPECT_EQ(Str(Parse(out_)->root["verdict_reason"]), reason);
   ASSERT_EQ(Run("record gemm10 --label dit"), 0) << err_;
   EXPECT_EQ(out_.rfind("already recorded as run 2", 0), 0u) << out_;
 

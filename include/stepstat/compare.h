@@ -208,6 +208,29 @@ struct DiffOptions {
   bool allow_different = false;
 };
 
+// ---- The noise floor, measured from runs of one code ----
+
+/// One recorded run of a label: what code it ran (its commit, its tags) and its step span
+/// (the median steady step's, else the whole run's).
+struct RunOfCode {
+  std::optional<std::string> git_commit;
+  std::vector<std::pair<std::string, std::string>> tags;
+  double span_ns = 0;
+};
+struct MeasuredFloor {
+  double percent = 0;
+  std::string how;  ///< e.g. "1.96·√2 × run-to-run spread 0.21 % (5 runs of 2 commits)"
+};
+/// The run-to-run noise of repeated runs of the same code, as a floor (docs/diff.md, The
+/// noise floor). Runs are grouped by commit, or by the value of one tag key, whichever
+/// grouping puts more runs in groups of 3 or more (the commit on a tie); s is the pooled
+/// relative standard deviation, Σ (x / group mean − 1)² over Σ (n − 1), and the floor
+/// 1.96·√2·s: the 95 % bound of the difference of two runs of that code. Never below
+/// `minimum_percent` (three runs can look quieter than they are). nullopt without a group
+/// of 3.
+std::optional<MeasuredFloor> MeasureNoiseFloor(const std::vector<RunOfCode>& runs,
+                                               double minimum_percent = 0.5);
+
 enum class Verdict { kRegression, kImprovement, kMixed, kNeutral, kInconclusive, kNotComparable };
 std::string_view VerdictName(Verdict verdict);
 

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -48,6 +49,9 @@ struct RecordRequest {
   std::optional<std::string> git_commit;
   std::vector<std::pair<std::string, std::string>> tags;  ///< k=v
   std::string note;
+  /// The run's kernel table with every call's duration (SideMetadata::kernels); empty when
+  /// unknown.
+  std::map<std::string, KernelTotals> kernels;
 };
 
 struct RunInfo {
@@ -74,11 +78,15 @@ struct Baseline {
 
 struct LedgerOptions {
   int busy_timeout_ms = 10000;  ///< how long a writer waits for another one's transaction
+  /// Create the ledger (and its folder) when the path does not exist; else that is an error.
+  /// Only `record` creates: a mistyped path elsewhere must not leave an empty ledger.
+  bool create = false;
 };
 
 class Ledger {
  public:
-  /// Opens or creates the ledger (creating its folder); migrates an older schema.
+  /// Opens the ledger, or creates it (and its folder) with `options.create`; migrates an
+  /// older schema.
   static Result<Ledger> Open(const std::filesystem::path& path, const LedgerOptions& options = {});
   Ledger(Ledger&&) noexcept;
   Ledger& operator=(Ledger&&) noexcept;
@@ -100,7 +108,7 @@ class Ledger {
   Result<std::vector<Baseline>> ListBaselines();
 
   /// The schema this build writes (PRAGMA user_version).
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = 2;
 
  private:
   struct Impl;

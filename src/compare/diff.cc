@@ -24,36 +24,6 @@ std::string_view ComponentOfTimeRow(std::string_view key) {
   return key;
 }
 
-/// Each component's time row gets the summed per-call part of its kernels whose calls
-/// changed significantly beyond the floor, as a share of those kernels' base time, applied
-/// to the row's base (the kernel table covers the whole capture, the row may be a median
-/// step); the row is beyond the floor when that share is.
-void RollUpComponents(const std::vector<KernelDiff>& kernels, const DiffOptions& options,
-                      std::vector<DiffRow>* components) {
-  for (DiffRow& row : *components) {
-    std::string_view component = ComponentOfTimeRow(row.name);
-    if (component.empty()) continue;
-    double changed_ns = 0, base_ns = 0;
-    bool any_tested = false;
-    for (const KernelDiff& k : kernels) {
-      if (k.component != component) continue;
-      base_ns += double(k.base.total_ns);
-      if (!k.p) continue;
-      any_tested = true;
-      if (k.significant) changed_ns += double(k.per_call_part_ns);
-    }
-    if (!any_tested || base_ns <= 0) continue;
-    const double share = changed_ns / base_ns;
-    row.rolled_up_ns = share * row.base * 1e6;  // the row is in ms
-    row.beyond_floor = std::abs(share) * 100 >= options.noise_floor_pct;
-    row.significant = changed_ns != 0 && row.beyond_floor;
-    row.effect = !row.significant ? Effect::kNone
-                 : changed_ns > 0 ? Effect::kWorse
-                                  : Effect::kBetter;
-    row.note = "rolled up from its kernels' per-call tests";
-  }
-}
-
 /// What one ns of the kernel table is worth in the rows' scale: the rows' kernel time over
 /// the table's (1 for whole runs; about 1/steps when the rows are a median step).
 double KernelScale(const SideMetadata& base, const std::vector<DiffRow>& rows) {
@@ -63,6 +33,33 @@ double KernelScale(const SideMetadata& base, const std::vector<DiffRow>& rows) {
     if (row.name == "kernel_time_ns" && table > 0 && row.base > 0) return row.base / table;
   }
   return 1;
+}
+
+/// Each component's time row gets the summed per-call part of its kernels whose calls
+/// changed significantly beyond the floor, in the row's scale (`kernel_scale`); the row is
+/// beyond the floor when that sum is, relative to the row's base.
+void RollUpComponents(const std::vector<KernelDiff>& kernels, const DiffOptions& options,
+                      double kernel_scale, std::vector<DiffRow>* components) {
+  for (DiffRow& row : *components) {
+    std::string_view component = ComponentOfTimeRow(row.name);
+    if (component.empty()) continue;
+    double changed_ns = 0;
+    bool any_tested = false;
+    for (const KernelDiff& k : kernels) {
+      if (k.component != component || !k.p) continue;
+      any_tested = true;
+      if (k.significant) changed_ns += double(k.per_call_part_ns) * kernel_scale;
+    }
+    const double base_ns = row.base * 1e6;  // the row is in ms
+    if (!any_tested || base_ns <= 0) continue;
+    row.rolled_up_ns = changed_ns;
+    row.beyond_floor = std::abs(changed_ns) / base_ns * 100 >= options.noise_floor_pct;
+    row.significant = changed_ns != 0 && row.beyond_floor;
+    row.effect = !row.significant ? Effect::kNone
+                 : changed_ns > 0 ? Effect::kWorse
+                                  : Effect::kBetter;
+    row.note = "rolled up from its kernels' per-call tests";
+  }
 }
 
 /// The top N kernels by |Δ total|, and any kernel the verdict read below them.
@@ -115,7 +112,7 @@ Result<DiffResult> Diff(const Side& base, const Side& cand, const DiffOptions& o
       for (const DiffRow& row : all) {
         if (row.name.starts_with(kComponentPrefix)) components.push_back(row);
       }
-      RollUpComponents(diff.kernels, options, &components);
+      RollUpComponents(diff.kernels, options, KernelScale(base.meta, all), &components);
       size_t next = 0;
       for (DiffRow& row : all) {
         if (row.name.starts_with(kComponentPrefix)) row = components[next++];
@@ -152,7 +149,7 @@ Result<DiffResult> Diff(const Side& base, const Side& cand, const DiffOptions& o
     diff.gates.push_back(EvaluateGate(gate, row, refused, options.alpha));
   }
 
-  Judge(&diff, whole_runs, KernelScale(base.meta, diff.rows));
+  Judge(&diff, whole_runs, KernelScale(base.meta, all));
   KeepShownKernels(options.top_kernels, &diff.kernels);
   return diff;
 }

@@ -19,7 +19,9 @@ struct Deciding {
   std::string text;
 };
 
-std::string PValue(double p) { return fmt::format("p {:.2g}", p); }
+std::string PValue(double p) {
+  return p > 0 ? fmt::format("p {:.2g}", p) : "p < 1e-300";  // below the smallest double
+}
 
 std::string Percent(const DiffRow& row) {
   return row.delta_pct ? fmt::format("{:+.1f} %", *row.delta_pct)

@@ -44,6 +44,8 @@ std::optional<std::string> StepstatJson(const std::string& arg) {
 struct LoadedSide {
   Side side;
   std::vector<fs::path> trace_files;
+  std::string ledger_label;  ///< the label it is (or would be) recorded under
+  bool from_ledger = false;
 };
 
 Result<LoadedSide> Load(const std::vector<std::string>& args, const DiffRunOptions& options,
@@ -56,13 +58,14 @@ Result<LoadedSide> Load(const std::vector<std::string>& args, const DiffRunOptio
     side.meta.label = args.front() == "@" + std::to_string(id)
                           ? args.front()
                           : args.front() + " (@" + std::to_string(id) + ")";
-    return LoadedSide{std::move(side), {}};
+    ASSIGN_OR_RETURN(std::string label, LabelOfRun(ledger, id));
+    return LoadedSide{std::move(side), {}, std::move(label), true};
   }
   if (args.size() == 1) {
     if (std::optional<std::string> json = StepstatJson(args.front())) {
       Result<Side> side = SideFromJson(*json, fs::path(args.front()).filename().string());
       if (!side.ok()) return ErrorAt(args.front(), 0, side.status().message());
-      return LoadedSide{std::move(side).value(), {}};
+      return LoadedSide{std::move(side).value(), {}, {}, false};
     }
   }
   for (const std::string& arg : args) {
@@ -74,7 +77,7 @@ Result<LoadedSide> Load(const std::vector<std::string>& args, const DiffRunOptio
   }
   ASSIGN_OR_RETURN(TraceRun trace, ReadTraceRun(options.run, args));
   if (warnings) warnings->insert(warnings->end(), trace.warnings.begin(), trace.warnings.end());
-  LoadedSide loaded{std::move(trace.side), {}};
+  LoadedSide loaded{std::move(trace.side), {}, LabelOf(args), false};
   for (const ResolvedInput& input : trace.inputs) loaded.trace_files.push_back(input.path);
   // The bytes' hash, as the ledger keeps it: the same capture is recognised wherever it lies
   // (a copy, another machine, a ledger run of it), and the diff's output does not change
@@ -111,7 +114,17 @@ Result<DiffRun> RunDiff(const DiffRunOptions& options) {
       RETURN_IF_ERROR(AddRunValues(whole, &side->side));
     }
   }
-  ASSIGN_OR_RETURN(run.diff, Diff(base.side, cand.side, options.diff));
+  DiffOptions judged = options.diff;
+  std::error_code ec;
+  if (fs::exists(options.ledger, ec)) {  // measured floors come from a ledger, never make one
+    ASSIGN_OR_RETURN(Ledger ledger, Ledger::Open(options.ledger));
+    // The label whose runs measure the noise: a ledger side's, else the one `record` would
+    // give the candidate.
+    const LoadedSide* labelled = cand.from_ledger || !base.from_ledger ? &cand : &base;
+    if (labelled->ledger_label.empty()) labelled = labelled == &cand ? &base : &cand;
+    RETURN_IF_ERROR(ApplyMeasuredFloor(ledger, labelled->ledger_label, &judged));
+  }
+  ASSIGN_OR_RETURN(run.diff, Diff(base.side, cand.side, judged));
   run.base_side = std::move(base.side);
   run.cand_side = std::move(cand.side);
   return run;

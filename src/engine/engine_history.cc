@@ -53,6 +53,8 @@ Result<RecordRun> RunRecord(const RecordOptions& options) {
     request.warmup_steps = trace.steps->warmup_count;
   }
   request.policy_name = trace.policy.name;
+  request.gpu = trace.side.meta.gpu;
+  request.kernels = trace.side.meta.kernels;
   request.policy_hash = PolicyIdentity(trace.policy);
   std::vector<std::filesystem::path> paths;
   for (const ResolvedInput& input : trace.inputs) paths.push_back(input.path);
@@ -63,13 +65,15 @@ Result<RecordRun> RunRecord(const RecordOptions& options) {
   request.tags = options.tags;
   request.note = options.note;
 
-  ASSIGN_OR_RETURN(Ledger ledger, Ledger::Open(options.ledger));
+  ASSIGN_OR_RETURN(Ledger ledger, Ledger::Open(options.ledger, {.create = true}));
   ASSIGN_OR_RETURN(result.recorded, ledger.Record(request));
   ASSIGN_OR_RETURN(result.previous, ledger.PreviousRun(result.label, result.recorded.run_id));
   if (result.previous) {
     ASSIGN_OR_RETURN(Side before, ledger.LoadRunAsSide(result.previous->id));
     ASSIGN_OR_RETURN(Side now, ledger.LoadRunAsSide(result.recorded.run_id));
-    ASSIGN_OR_RETURN(DiffResult diff, Diff(before, now, options.diff));
+    DiffOptions judged = options.diff;
+    RETURN_IF_ERROR(ApplyMeasuredFloor(ledger, result.label, &judged));
+    ASSIGN_OR_RETURN(DiffResult diff, Diff(before, now, judged));
     result.vs_previous = std::move(diff);
   }
   return result;
@@ -83,13 +87,19 @@ Result<History> RunHistory(const HistoryOptions& options) {
   ASSIGN_OR_RETURN(std::vector<RunInfo> runs, ledger.ListRuns(options.label_glob));
 
   struct LabelState {
+    DiffOptions judged;  // the options with the label's measured floor, when it has one
     std::optional<Side> previous;
     std::map<std::string, double> previous_value, best_value;
   };
   std::map<std::string, LabelState> labels;
   for (RunInfo& run : runs) {
     ASSIGN_OR_RETURN(Side side, ledger.LoadRunAsSide(run.id));
-    LabelState& state = labels[run.label];
+    auto [found, first] = labels.try_emplace(run.label);
+    LabelState& state = found->second;
+    if (first) {
+      state.judged = options.diff;
+      RETURN_IF_ERROR(ApplyMeasuredFloor(ledger, run.label, &state.judged));
+    }
     HistoryRow row;
     for (const std::string& metric : history.metrics) {
       HistoryValue value{metric, ValueOf(side, metric), std::nullopt, std::nullopt};
@@ -114,12 +124,15 @@ Result<History> RunHistory(const HistoryOptions& options) {
       if (row.values[m].value) series[m].push_back(*row.values[m].value);
     }
     if ((options.judge || options.regressions_only) && state.previous) {
-      ASSIGN_OR_RETURN(DiffResult diff, Diff(*state.previous, side, options.diff));
+      ASSIGN_OR_RETURN(DiffResult diff, Diff(*state.previous, side, state.judged));
       row.verdict = diff.verdict;
     }
     state.previous = std::move(side);
     row.run = std::move(run);
-    if (!options.regressions_only || row.verdict == Verdict::kRegression) {
+    // A mixed verdict has a row that regressed too: "by any row".
+    const bool regressed =
+        row.verdict == Verdict::kRegression || row.verdict == Verdict::kMixed;
+    if (!options.regressions_only || regressed) {
       history.rows.push_back(std::move(row));
     }
   }

@@ -9,6 +9,7 @@
 
 #include "stepstat/compare.h"
 #include "stepstat/engine.h"
+#include "stepstat/ledger.h"
 #include "stepstat/status.h"
 
 namespace stepstat {
@@ -41,5 +42,12 @@ int64_t SteadySteps(const Side& side);
 bool HasRunValues(const Side& side);
 /// Adds the whole run's values (RunSummary over `run.inputs`) to a side read in steps.
 Status AddRunValues(const RunOptions& run, Side* side);
+
+/// When `options` holds the configured floor and the ledger has 3 or more runs of one code
+/// for `label` (MeasureNoiseFloor), sets the floor measured from them and says so.
+Status ApplyMeasuredFloor(Ledger& ledger, const std::string& label, DiffOptions* options);
+
+/// The label of ledger run `id`; empty when there is none.
+Result<std::string> LabelOfRun(Ledger& ledger, int64_t id);
 
 }  // namespace stepstat

@@ -33,7 +33,7 @@ TEST(LedgerConcurrencyTest, EightWritersAllLand) {
     std::vector<std::thread> writers;
     for (int w = 0; w < kWriters; ++w) {
       writers.emplace_back([&, w] {
-        auto ledger = Ledger::Open(path);
+        auto ledger = Ledger::Open(path, kCreate);
         if (!ledger.ok()) {
           ADD_FAILURE() << ledger.status().message();
           ++failures;
@@ -67,7 +67,7 @@ TEST(LedgerConcurrencyTest, KilledWriterLeavesTheLedgerAsBefore) {
 TEST(LedgerConcurrencyTest, KilledWriterLeavesTheLedgerAsBefore) {
   auto path = FreshDir("killed") / "ledger.sqlite";
   {
-    auto ledger = Ledger::Open(path);
+    auto ledger = Ledger::Open(path, kCreate);
     ASSERT_TRUE(ledger.ok());
     ASSERT_TRUE(ledger->Record(SampleRun("a", "h1")).ok());
   }
@@ -79,7 +79,7 @@ TEST(LedgerConcurrencyTest, KilledWriterLeavesTheLedgerAsBefore) {
     if (child == 0) {
       // Every row of the run is written; the COMMIT never comes.
       SetRecordHookForTesting([] { raise(SIGKILL); });
-      auto ledger = Ledger::Open(path);
+      auto ledger = Ledger::Open(path, kCreate);
       if (ledger.ok()) (void)ledger->Record(SampleRun("a", "h2", 500));
       _exit(0);  // reached only if the hook did not run
     }
@@ -92,7 +92,7 @@ TEST(LedgerConcurrencyTest, KilledWriterLeavesTheLedgerAsBefore) {
   EXPECT_EQ(QueryInt(path, "SELECT count(*) FROM runs"), runs_before);
   EXPECT_EQ(QueryInt(path, "SELECT count(*) FROM steps"), steps_before);
   // And the next writer goes on as if nothing happened.
-  auto ledger = Ledger::Open(path);
+  auto ledger = Ledger::Open(path, kCreate);
   ASSERT_TRUE(ledger.ok()) << ledger.status().message();
   auto recorded = ledger->Record(SampleRun("a", "h2"));
   ASSERT_TRUE(recorded.ok()) << recorded.status().message();

@@ -15,6 +15,13 @@ struct Ledger::Impl {
   ~Impl() { sqlite3_close_v2(db); }
 };
 
+/// A kernel's calls as the `kernels.durations` column keeps them: "ns:calls,ns:calls".
+std::string EncodeDurations(const std::vector<ValueCount>& calls);
+/// The reverse; an error (naming the ledger) for text that is not strictly increasing
+/// positive-count pairs, or whose counts do not add up to `calls`.
+Result<std::vector<ValueCount>> DecodeDurations(std::string_view text, int64_t calls,
+                                                const std::string& path);
+
 /// Called inside Record's transaction after every row is written, before COMMIT: the crash
 /// test kills the process there. Null (nothing) outside that test.
 void SetRecordHookForTesting(void (*hook)());

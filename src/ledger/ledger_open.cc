@@ -55,6 +55,22 @@ CREATE TABLE baselines (
 PRAGMA user_version = 1;
 )";
 
+// Version 2: each run's kernel table, so a run recorded from one capture can be judged per
+// call (docs/diff.md) as `diff` judges the trace. `durations` is every call's duration as
+// "ns:calls" pairs, shortest first, comma-separated.
+constexpr const char* kMigrateToV2 = R"(
+CREATE TABLE kernels (
+  run_id INTEGER NOT NULL REFERENCES runs (id),
+  name TEXT NOT NULL,
+  component TEXT NOT NULL,
+  calls INTEGER NOT NULL,
+  total_ns INTEGER NOT NULL,
+  durations TEXT NOT NULL,
+  PRIMARY KEY (run_id, name)
+) STRICT, WITHOUT ROWID;
+PRAGMA user_version = 2;
+)";
+
 struct Identity {
   int64_t application_id = 0;
   int64_t user_version = 0;
@@ -120,8 +136,15 @@ Result<Ledger> Ledger::Open(const std::filesystem::path& path, const LedgerOptio
   auto impl = std::make_unique<Impl>();
   impl->path = path.string();
   std::error_code error;
-  if (path.has_parent_path() && !std::filesystem::exists(path, error)) {
-    std::filesystem::create_directories(path.parent_path(), error);
+  if (!std::filesystem::exists(path, error)) {
+    if (!options.create) {
+      // A typo must not leave a folder and an empty ledger behind and answer "no runs".
+      return Status::Error(fmt::format(
+          "{}: no ledger here (`stepstat record` creates one; --ledger or $STEPSTAT_LEDGER "
+          "point to another)",
+          impl->path));
+    }
+    if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), error);
   }
   if (sqlite3_open_v2(impl->path.c_str(), &impl->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
                       nullptr) != SQLITE_OK) {
@@ -138,12 +161,15 @@ Result<Ledger> Ledger::Open(const std::filesystem::path& path, const LedgerOptio
   auto identity = ReadIdentity(db, name);
   Result<bool> create = identity.ok() ? CheckIdentity(*identity, name) : identity.status();
   Status status = create.status();
+  int64_t version = identity.ok() ? identity->user_version : 0;
   if (status.ok() && *create) {
     status = Exec(db, name, kSchemaV1);
     std::string mark = fmt::format("PRAGMA application_id = {}", kApplicationId);
     if (status.ok()) status = Exec(db, name, mark.c_str());
+    version = 1;
   }
-  // Migrations from older versions go here, one `if (user_version == N)` step each.
+  // Migrations from older versions, one step each, inside the same write lock.
+  if (status.ok() && version == 1) status = Exec(db, name, kMigrateToV2);
   if (!status.ok()) {
     (void)Exec(db, name, "ROLLBACK");
     return status;

@@ -130,6 +130,21 @@ Result<Side> Ledger::LoadRunAsSide(int64_t run_id) {
   while (steps.Step()) values.push_back({steps.Int(0), steps.Text(1), steps.Double(2)});
   RETURN_IF_ERROR(steps.status());
   AddStepValues(values, warmup_steps, &side);
+
+  Statement kernels(impl_->db, impl_->path,
+                    "SELECT name, component, calls, total_ns, durations FROM kernels "
+                    "WHERE run_id = ?");
+  kernels.Bind(1, run_id);
+  while (kernels.Step()) {
+    const int64_t calls = kernels.Int(2);
+    ASSIGN_OR_RETURN(std::vector<ValueCount> durations,
+                     DecodeDurations(kernels.Text(4), calls, impl_->path));
+    side.meta.kernels[kernels.Text(0)] = {calls, kernels.Int(3), kernels.Text(1),
+                                          std::move(durations)};
+  }
+  RETURN_IF_ERROR(kernels.status());
+  // A run recorded before the ledger kept kernels (schema 1) has none: not "complete".
+  side.meta.kernels_complete = !side.meta.kernels.empty();
   return side;
 }
 

@@ -46,6 +46,16 @@ Result<Recorded> WriteRun(sqlite3* db, const std::string& path, const RecordRequ
     step.Step();
     RETURN_IF_ERROR(step.status());
   }
+  Statement kernel(db, path,
+                   "INSERT INTO kernels (run_id, name, component, calls, total_ns, durations) "
+                   "VALUES (?, ?, ?, ?, ?, ?)");
+  for (const auto& [name, totals] : r.kernels) {
+    kernel.Reset();
+    kernel.Bind(1, id).Bind(2, name).Bind(3, totals.component).Bind(4, totals.count);
+    kernel.Bind(5, totals.total_ns).Bind(6, EncodeDurations(totals.calls));
+    kernel.Step();
+    RETURN_IF_ERROR(kernel.status());
+  }
   Statement tag(db, path, "INSERT INTO tags (run_id, key, value) VALUES (?, ?, ?)");
   for (const auto& [key, value] : r.tags) {
     tag.Reset();

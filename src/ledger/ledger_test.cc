@@ -18,7 +18,7 @@ std::string Bytes(const std::filesystem::path& path) {
 
 TEST(LedgerTest, CreatesAStrictWalLedgerAndRecordsOnce) {
   auto path = FreshDir("create") / "sub" / "ledger.sqlite";
-  auto ledger = Ledger::Open(path);
+  auto ledger = Ledger::Open(path, kCreate);
   ASSERT_TRUE(ledger.ok()) << ledger.status().message();
   auto first = ledger->Record(SampleRun("dit", "h1"));
   ASSERT_TRUE(first.ok()) << first.status().message();
@@ -31,7 +31,7 @@ TEST(LedgerTest, CreatesAStrictWalLedgerAndRecordsOnce) {
   newer_tool.tool_version = "0.2.0";
   EXPECT_EQ(ledger->Record(newer_tool)->run_id, 2);
   EXPECT_EQ(QueryInt(path, "PRAGMA user_version"), Ledger::kSchemaVersion);
-  EXPECT_EQ(QueryInt(path, "SELECT count(*) FROM sqlite_master WHERE sql LIKE '%STRICT%'"), 4);
+  EXPECT_EQ(QueryInt(path, "SELECT count(*) FROM sqlite_master WHERE sql LIKE '%STRICT%'"), 5);
   EXPECT_EQ(QueryInt(path, "SELECT count(*) FROM steps"), 2 * 18);
   sqlite3* db = nullptr;
   sqlite3_open(path.string().c_str(), &db);
@@ -45,7 +45,7 @@ TEST(LedgerTest, CreatesAStrictWalLedgerAndRecordsOnce) {
 }
 
 TEST(LedgerTest, ResolvesReferencesAndBaselines) {
-  auto ledger = Ledger::Open(FreshDir("refs") / "l.sqlite");
+  auto ledger = Ledger::Open(FreshDir("refs") / "l.sqlite", kCreate);
   ASSERT_TRUE(ledger.ok());
   EXPECT_NE(ledger->ResolveReference("@latest").status().message().find("no runs"),
             std::string::npos);
@@ -84,7 +84,7 @@ TEST(LedgerTest, ResolvesReferencesAndBaselines) {
 }
 
 TEST(LedgerTest, LoadsARunAsADiffSide) {
-  auto ledger = Ledger::Open(FreshDir("side") / "l.sqlite");
+  auto ledger = Ledger::Open(FreshDir("side") / "l.sqlite", kCreate);
   ledger->Record(SampleRun("a", "h1", 6, 1000)).value();
   ledger->Record(SampleRun("a", "h2", 6, 1100)).value();
   auto base = ledger->LoadRunAsSide(1);
@@ -104,13 +104,13 @@ TEST(LedgerTest, LoadsARunAsADiffSide) {
 
 TEST(LedgerTest, NewerSchemaIsRefusedAndLeftAlone) {
   auto path = FreshDir("newer") / "l.sqlite";
-  { ASSERT_TRUE(Ledger::Open(path).ok()); }
+  { ASSERT_TRUE(Ledger::Open(path, kCreate).ok()); }
   sqlite3* db = nullptr;
   sqlite3_open(path.string().c_str(), &db);
   sqlite3_exec(db, "PRAGMA user_version = 7", nullptr, nullptr, nullptr);
   sqlite3_close(db);
   std::string before = Bytes(path);
-  auto opened = Ledger::Open(path);
+  auto opened = Ledger::Open(path, kCreate);
   ASSERT_FALSE(opened.ok());
   EXPECT_NE(opened.status().message().find("schema 7 was written by a newer stepstat"),
             std::string::npos)
@@ -129,7 +129,7 @@ TEST(LedgerTest, FilesThatAreNotLedgersAreRefusedAndLeftAlone) {
   std::ofstream(text) << "these are my notes, not a database\n" << std::string(600, 'x');
   for (const auto& path : {other_db, text}) {
     std::string before = Bytes(path);
-    auto opened = Ledger::Open(path);
+    auto opened = Ledger::Open(path, kCreate);
     ASSERT_FALSE(opened.ok()) << path;
     EXPECT_NE(opened.status().message().find("not a stepstat ledger"), std::string::npos)
         << opened.status().message();
@@ -190,6 +190,64 @@ TEST(GitCommitTest, AgreesWithGitOnThisCheckout) {
   if (!git.ok() || git->exit_code != 0) GTEST_SKIP() << "git or a git checkout is not here";
   std::string expected = git->output.substr(0, 40);
   EXPECT_EQ(GitCommitOf(STEPSTAT_SOURCE_DIR), expected);
+}
+
+TEST(LedgerTest, AMissingLedgerIsAnErrorUnlessCreating) {
+  auto dir = FreshDir("missing");
+  auto path = dir / "typo" / "ledger.sqlite";
+  auto opened = Ledger::Open(path);
+  ASSERT_FALSE(opened.ok());
+  EXPECT_NE(opened.status().message().find("no ledger here"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir / "typo"));  // nothing created
+}
+
+TEST(LedgerTest, KeepsEachKernelsCallsAndMigratesASchemaOneLedger) {
+  auto path = FreshDir("kernels") / "l.sqlite";
+  {
+    auto ledger = Ledger::Open(path, kCreate);
+    ASSERT_TRUE(ledger.ok());
+    // A schema 1 ledger: no kernels table yet.
+    ASSERT_TRUE(ledger->Record(SampleRun("dit", "h0")).ok());
+  }
+  sqlite3* db = nullptr;
+  sqlite3_open(path.string().c_str(), &db);
+  ASSERT_EQ(sqlite3_exec(db, "DROP TABLE kernels; PRAGMA user_version = 1", nullptr, nullptr,
+                         nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+
+  auto ledger = Ledger::Open(path);  // migrates
+  ASSERT_TRUE(ledger.ok()) << ledger.status().message();
+  EXPECT_EQ(QueryInt(path, "PRAGMA user_version"), 2);
+  auto old_run = ledger->LoadRunAsSide(1);
+  ASSERT_TRUE(old_run.ok());
+  EXPECT_TRUE(old_run->meta.kernels.empty());
+  EXPECT_FALSE(old_run->meta.kernels_complete);
+
+  RecordRequest run = SampleRun("dit", "h1");
+  run.kernels["gemm"] = {5, 5 * 100 + 2, "gemm", {{100, 3}, {101, 2}}};
+  run.kernels["norm"] = {1, 7, "norm", {{7, 1}}};
+  auto recorded = ledger->Record(run);
+  ASSERT_TRUE(recorded.ok()) << recorded.status().message();
+  auto side = ledger->LoadRunAsSide(recorded->run_id);
+  ASSERT_TRUE(side.ok()) << side.status().message();
+  EXPECT_TRUE(side->meta.kernels_complete);
+  const KernelTotals& gemm = side->meta.kernels.at("gemm");
+  EXPECT_EQ(gemm.count, 5);
+  EXPECT_EQ(gemm.total_ns, 502);
+  EXPECT_EQ(gemm.component, "gemm");
+  ASSERT_EQ(gemm.calls.size(), 2u);
+  EXPECT_EQ(gemm.calls[1].value, 101);
+  EXPECT_EQ(gemm.calls[1].count, 2);
+
+  // Durations that do not add up to the calls: the ledger says it is damaged.
+  sqlite3_open(path.string().c_str(), &db);
+  sqlite3_exec(db, "UPDATE kernels SET durations = '100:3,99:2' WHERE name = 'gemm'", nullptr,
+               nullptr, nullptr);
+  sqlite3_close(db);
+  auto damaged = ledger->LoadRunAsSide(recorded->run_id);
+  ASSERT_FALSE(damaged.ok());
+  EXPECT_NE(damaged.status().message().find("damaged kernel durations"), std::string::npos);
 }
 
 }  // namespace

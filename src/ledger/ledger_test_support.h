@@ -12,6 +12,9 @@
 
 namespace stepstat {
 
+/// Tests open (and create) ledgers where they please.
+inline const LedgerOptions kCreate{.create = true};
+
 inline std::filesystem::path FreshDir(const std::string& name) {
   auto dir = std::filesystem::path(testing::TempDir()) / ("ledger_" + name);
   std::filesystem::remove_all(dir);

@@ -30,23 +30,16 @@ struct RecordFlags {
   std::optional<std::string> ledger;
 };
 
-// "vs run 3: gpu_span_ns 20.65 ms → 21.06 ms (+2.0 %, slower, p=0.0001)".
-std::string HeadlineChange(const RecordRun& run) {
+// "vs run 3: regression — nvfp4_gemms +5.0 % (p 4e-21); step span +1.0 % (p 2e-08)": the
+// verdict `stepstat diff @3 @4` gives, word for word, and the floor when it was measured.
+std::string VerdictLine(const RecordRun& run) {
   const DiffResult& diff = *run.vs_previous;
-  for (const DiffRow& row : diff.rows) {
-    if (row.name != diff.headline) continue;
-    char text[256];
-    const char* effect = row.effect == Effect::kWorse    ? "slower"
-                         : row.effect == Effect::kBetter ? "faster"
-                                                         : "~";
-    char p[32] = "";
-    if (row.p) std::snprintf(p, sizeof p, ", p=%.2g", *row.p);
-    std::snprintf(text, sizeof text, "vs run %lld: %s %.3f ms -> %.3f ms (%+.1f %%, %s%s)",
-                  static_cast<long long>(run.previous->id), row.name.c_str(), row.base / 1e6,
-                  row.cand / 1e6, row.delta_pct.value_or(0.0), effect, p);
-    return text;
+  std::string line = "vs run " + std::to_string(run.previous->id) + ": " +
+                     std::string(VerdictName(diff.verdict)) + " — " + diff.verdict_reason;
+  if (diff.options.noise_floor_source == "measured") {
+    line += " (noise floor " + diff.options.noise_floor_how + ")";
   }
-  return "vs run " + std::to_string(run.previous->id) + ": no common span to compare";
+  return line;
 }
 
 int RunRecordCommand(const RecordFlags& flags) {
@@ -70,7 +63,7 @@ int RunRecordCommand(const RecordFlags& flags) {
   if (!run.ok()) return Fail(run.status());
   PrintWarnings(run->warnings);
   std::string line = run->recorded.message() + " (label " + run->label + ")";
-  if (run->vs_previous) line += "; " + HeadlineChange(run.value());
+  if (run->vs_previous) line += "; " + VerdictLine(run.value());
   std::printf("%s\n", line.c_str());
   return 0;
 }
