@@ -3,6 +3,7 @@
 // mixed changes, different programs, and gates that keep to their own limit.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <random>
 
@@ -199,6 +200,32 @@ TEST(VerdictTest, AGateKeepsToItsOwnLimitUnderTheFloor) {
   EXPECT_TRUE(diff->gates[1].passed) << diff->gates[1].why;
   EXPECT_NE(diff->gates[1].why.find("is within the limit +1.5 %"), std::string::npos)
       << diff->gates[1].why;
+}
+
+TEST(NoiseFloorTest, ThreeRunsOfOneCommitMeasureTheFloor) {
+  // docs/diff.md's example: m = 100, s = sqrt((0 + 0.004² + 0.004²) / 2) = 0.4 %.
+  std::vector<RunOfCode> runs = {{"abc", {}, 100.0e6}, {"abc", {}, 100.4e6}, {"abc", {}, 99.6e6}};
+  auto floor = MeasureNoiseFloor(runs);
+  ASSERT_TRUE(floor.has_value());
+  EXPECT_NEAR(floor->percent, 1.96 * std::sqrt(2.0) * 0.4, 1e-9);
+  EXPECT_NE(floor->how.find("0.4 % of 3 runs (1 commit)"), std::string::npos) << floor->how;
+
+  runs.pop_back();  // two runs measure nothing
+  EXPECT_FALSE(MeasureNoiseFloor(runs).has_value());
+}
+
+TEST(NoiseFloorTest, TagsGroupWhenTheyHoldMoreRunsAndTheMinimumHolds) {
+  // Commit groups of 2 and 2; the tag puts 4 in one group: the tag wins.
+  std::vector<RunOfCode> runs = {{"a", {{"code", "x"}}, 100e6},
+                                 {"a", {{"code", "x"}}, 100e6},
+                                 {"b", {{"code", "x"}}, 100e6},
+                                 {"b", {{"code", "x"}}, 100e6 + 1}};
+  auto floor = MeasureNoiseFloor(runs);
+  ASSERT_TRUE(floor.has_value());
+  EXPECT_EQ(floor->percent, 0.5);  // nearly identical runs: the 0.5 % minimum
+  EXPECT_NE(floor->how.find("(1 value of tag code), raised to the 0.5 % minimum"),
+            std::string::npos)
+      << floor->how;
 }
 
 }  // namespace
