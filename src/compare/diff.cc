@@ -25,35 +25,42 @@ std::string_view ComponentOfTimeRow(std::string_view key) {
 }
 
 /// What one ns of the kernel table is worth in the rows' scale: the rows' kernel time over
-/// the table's (1 for whole runs; about 1/steps when the rows are a median step).
-double KernelScale(const SideMetadata& base, const std::vector<DiffRow>& rows) {
+/// the table's (1 for whole runs; about 1/steps when the rows are a median step). The cand's:
+/// a kernel's per-call part is counted over the cand's calls.
+double KernelScale(const SideMetadata& cand, const std::vector<DiffRow>& rows) {
   double table = 0;
-  for (const auto& [name, totals] : base.kernels) table += double(totals.total_ns);
+  for (const auto& [name, totals] : cand.kernels) table += double(totals.total_ns);
   for (const DiffRow& row : rows) {
-    if (row.name == "kernel_time_ns" && table > 0 && row.base > 0) return row.base / table;
+    if (row.name == "kernel_time_ns" && table > 0 && row.cand > 0) return row.cand / table;
   }
   return 1;
 }
 
-/// Each component's time row gets the summed per-call part of its kernels whose calls
-/// changed significantly beyond the floor, in the row's scale (`kernel_scale`); the row is
-/// beyond the floor when that sum is, relative to the row's base.
-void RollUpComponents(const std::vector<KernelDiff>& kernels, const DiffOptions& options,
-                      double kernel_scale, std::vector<DiffRow>* components) {
+/// Each component's time row gets its kernels' per-call change: r = Σ per-call parts of its
+/// kernels whose calls changed significantly beyond the floor, over what the cand's calls of
+/// the component would have taken at the base's speed (its cand time minus those parts);
+/// rolled_up_ns = r × the row's base. Both sums are over the cand's calls, so captures of
+/// different lengths compare alike. The row is beyond the floor when |r| is.
+void RollUpComponents(const std::vector<KernelDiff>& kernels, const SideMetadata& cand,
+                      const DiffOptions& options, std::vector<DiffRow>* components) {
   for (DiffRow& row : *components) {
     std::string_view component = ComponentOfTimeRow(row.name);
     if (component.empty()) continue;
-    double changed_ns = 0;
+    double changed_ns = 0, cand_ns = 0;
     bool any_tested = false;
     for (const KernelDiff& k : kernels) {
       if (k.component != component || !k.p) continue;
       any_tested = true;
-      if (k.significant) changed_ns += double(k.per_call_part_ns) * kernel_scale;
+      if (k.significant) changed_ns += double(k.per_call_part_ns);
     }
-    const double base_ns = row.base * 1e6;  // the row is in ms
-    if (!any_tested || base_ns <= 0) continue;
-    row.rolled_up_ns = changed_ns;
-    row.beyond_floor = std::abs(changed_ns) / base_ns * 100 >= options.noise_floor_pct;
+    for (const auto& [name, totals] : cand.kernels) {
+      if (totals.component == component) cand_ns += double(totals.total_ns);
+    }
+    const double at_base_speed = cand_ns - changed_ns;
+    if (!any_tested || at_base_speed <= 0 || row.base <= 0) continue;
+    const double change = changed_ns / at_base_speed;
+    row.rolled_up_ns = change * row.base * 1e6;  // the row is in ms
+    row.beyond_floor = std::abs(change) * 100 >= options.noise_floor_pct;
     row.significant = changed_ns != 0 && row.beyond_floor;
     row.effect = !row.significant ? Effect::kNone
                  : changed_ns > 0 ? Effect::kWorse
@@ -112,7 +119,7 @@ Result<DiffResult> Diff(const Side& base, const Side& cand, const DiffOptions& o
       for (const DiffRow& row : all) {
         if (row.name.starts_with(kComponentPrefix)) components.push_back(row);
       }
-      RollUpComponents(diff.kernels, options, KernelScale(base.meta, all), &components);
+      RollUpComponents(diff.kernels, cand.meta, options, &components);
       size_t next = 0;
       for (DiffRow& row : all) {
         if (row.name.starts_with(kComponentPrefix)) row = components[next++];
@@ -149,7 +156,7 @@ Result<DiffResult> Diff(const Side& base, const Side& cand, const DiffOptions& o
     diff.gates.push_back(EvaluateGate(gate, row, refused, options.alpha));
   }
 
-  Judge(&diff, whole_runs, KernelScale(base.meta, all));
+  Judge(&diff, whole_runs, KernelScale(cand.meta, all));
   KeepShownKernels(options.top_kernels, &diff.kernels);
   return diff;
 }

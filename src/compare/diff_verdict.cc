@@ -29,12 +29,16 @@ std::string Percent(const DiffRow& row) {
 }
 
 /// "void cutlass::device_kernel<cutlass3x_sm120_...>(T1::Params)" → its first 40 characters
-/// before the argument list, enough to find it in the kernel table.
-std::string ShortKernelName(const std::string& name) {
-  std::string shown = name.substr(0, name.find('('));
-  if (shown.starts_with("void ")) shown.erase(0, 5);
-  if (shown.size() > 40) shown = shown.substr(0, 39) + "…";
-  return shown;
+/// before the argument list (unless that leaves too little to recognise, as for
+/// "at::native::(anonymous namespace)::..."), enough to find it in the kernel table.
+std::string ShortKernelName(std::string name) {
+  if (name.starts_with("void ")) name.erase(0, 5);
+  constexpr size_t kRecognisable = 16, kShown = 40;
+  if (size_t open = name.find('('); open != std::string::npos && open >= kRecognisable) {
+    name.resize(open);
+  }
+  if (name.size() > kShown) name = name.substr(0, kShown - 1) + "…";
+  return name;
 }
 
 double RowNs(const DiffRow& row, double value) { return row.unit == "ms" ? value * 1e6 : value; }
