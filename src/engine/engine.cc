@@ -145,6 +145,7 @@ Result<StepsResult> RunStepsDrawing(const RunOptions& options, std::vector<StepT
                    timelines
                        ? AnalyzeStepsDrawing(inputs, policy, options.steps, *timelines, summary)
                        : AnalyzeSteps(inputs, policy, options.steps));
+  if (auto unlaunched = UnlaunchedWarning(report)) context.warnings.push_back(*unlaunched);
   StepsResult result;
   context.policy = std::move(policy);
   result.context = std::move(context);
