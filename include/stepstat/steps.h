@@ -212,13 +212,23 @@ std::optional<std::string> UnlaunchedWarning(const StepsReport& report);
 /// "median" (the median_step) or a step index; an error names the valid range.
 Result<size_t> ChooseStep(const StepsReport& report, std::string_view which);
 
+/// Which step `summarize --step` printed: `--step median` names none by itself.
+struct ChosenStep {
+  int64_t index = 0;  ///< StepRecord::index
+  std::string name;   ///< StepRecord::name
+  StepSourceKind source = StepSourceKind::kPeriodDetector;
+};
+/// One line for stderr: "step 7 (ProfilerStep#557, from profiler_step annotations)".
+std::string DescribeChosenStep(const ChosenStep& step);
+
 /// `summarize --step`: the reference summary of one step (`which` as for ChooseStep) and,
 /// when `details` is not null, its details, computed from that step's own operations as for a
 /// capture cut by hand around it. The summary is StepStatsOf's; a replay that disagrees with
-/// it is reported as an internal error rather than printed.
+/// it is reported as an internal error rather than printed. `chosen`, when not null, gets
+/// the step.
 Result<StepStats> SummarizeStep(const StepsInputs& inputs, const Policy& policy,
                                 const StepsOptions& options, std::string_view which,
-                                Details* details);
+                                Details* details, ChosenStep* chosen = nullptr);
 
 }  // namespace stepstat
 

@@ -73,6 +73,14 @@ Result<size_t> ChooseStep(const StepsReport& report, std::string_view which) {
   return index;
 }
 
+std::string DescribeChosenStep(const ChosenStep& step) {
+  const std::string_view kind = StepSourceKindName(step.source);
+  const std::string from = step.source == StepSourceKind::kPeriodDetector
+                               ? "the " + std::string(kind) + " detector"
+                               : std::string(kind) + " annotations";
+  return "step " + std::to_string(step.index) + " (" + step.name + ", from " + from + ")";
+}
+
 std::optional<std::string> UnlaunchedWarning(const StepsReport& report) {
   const UnlaunchedOps& u = report.residue.unlaunched;
   if (u.operation_count == 0) return std::nullopt;
