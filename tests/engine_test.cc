@@ -156,6 +156,72 @@ TEST(Engine, StepsCutAtNvtxRangesGivenAsBytes) {
             StepStatsWithDetailsToJson(step->stats, *step->details));
 }
 
+// Issue 30: `--step median` names no step, so the result says which one it summarized; the
+// summary JSON gets it as a last `step` key, the keys before it unchanged.
+TEST(Engine, OneStepSaysWhichStep) {
+  SynthDir run("chosen", synth::SynthFormat::kCsv, 4);
+  RunOptions options =
+      OnPaths({run.files().gpu_trace, run.files().kern_exec_trace, run.files().nvtx_trace});
+  options.steps.range_regex = "denoise";
+  Result<StepsResult> steps = RunSteps(options);
+  ASSERT_TRUE(steps.ok()) << steps.status().message();
+  const StepsReport& report = steps->report;
+  ASSERT_GE(report.median_step, 0);
+  const StepRecord& median = report.steps[static_cast<size_t>(report.median_step)];
+
+  options.step = "median";
+  Result<SummaryResult> step = RunSummary(options);
+  ASSERT_TRUE(step.ok()) << step.status().message();
+  ASSERT_TRUE(step->step.has_value());
+  EXPECT_EQ(step->step->index, report.median_step);
+  EXPECT_EQ(step->step->name, median.name);
+  EXPECT_EQ(step->step->source, StepSourceKind::kRanges);
+  // Appended piece by piece: GCC 12 warns falsely on chains of + (GCC bug 105329).
+  std::string described = "step ";
+  described += std::to_string(report.median_step);
+  described += " (";
+  described += median.name;
+  described += ", from nvtx_ranges annotations)";
+  EXPECT_EQ(DescribeChosenStep(*step->step), described);
+  const std::string plain = StepStatsToJson(step->stats);
+  const std::string json = WithChosenStep(plain, *step->step);
+  ASSERT_TRUE(plain.ends_with("\n}\n"));
+  EXPECT_EQ(json.substr(0, plain.size() - 3), plain.substr(0, plain.size() - 3));
+  std::string tail = ",\n  \"step\": {\n    \"index\": ";
+  tail += std::to_string(report.median_step);
+  tail += ",\n    \"name\": \"";
+  tail += median.name;
+  tail += "\",\n    \"source\": \"nvtx_ranges\"\n  }\n}\n";
+  EXPECT_EQ(json.substr(plain.size() - 3), tail);
+
+  options.step = "0";
+  Result<SummaryResult> first = RunSummary(options);
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  ASSERT_TRUE(first->step.has_value());
+  EXPECT_EQ(first->step->index, 0);
+  EXPECT_EQ(first->step->name, report.steps[0].name);
+
+  options.step.clear();  // the whole trace: no step
+  options.inputs.pop_back();  // the NVTX ranges: only for steps
+  Result<SummaryResult> whole = RunSummary(options);
+  ASSERT_TRUE(whole.ok()) << whole.status().message();
+  EXPECT_FALSE(whole->step.has_value());
+}
+
+TEST(Engine, OneStepOfARealKinetoTraceNamesItsProfilerStep) {
+  const fs::path trace =
+      fs::path(STEPSTAT_SHARED_DIR) / "data" / "real" / "hta_a100_80g_rank0_ws16_kineto.json.gz";
+  if (!fs::exists(trace)) GTEST_SKIP() << trace << " is absent";
+  RunOptions options = OnPaths({trace});
+  options.step = "3";
+  Result<SummaryResult> step = RunSummary(options);
+  ASSERT_TRUE(step.ok()) << step.status().message();
+  ASSERT_TRUE(step->step.has_value());
+  EXPECT_EQ(DescribeChosenStep(*step->step),
+            "step 3 (ProfilerStep#553, from profiler_step annotations)");
+  EXPECT_EQ(step->stats.kernel_count, 1075);
+}
+
 TEST(Engine, KernelsOfTheExample) {
   Result<KernelsResult> all = RunKernels(OnPaths({kExampleBase}));
   ASSERT_TRUE(all.ok()) << all.status().message();

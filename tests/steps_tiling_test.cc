@@ -72,6 +72,13 @@ void ExpectTiling(const StepsInputs& inputs, const StepsReport& report, const Po
   EXPECT_EQ(gap_count - r.filled_step_gap_count, whole->launch_gaps.positive_gap_count);
   EXPECT_EQ(gap_ns - r.filled_step_gap_ns, whole->launch_gaps.total_ns);
   EXPECT_EQ(kernel_ns + r.kernel_time_ns, whole->kernel_time_ns);
+  // Every operation is some step's, launched outside every step, or unlaunched.
+  int64_t operations = report.outside.operation_count + r.unlaunched.operation_count;
+  for (const StepRecord& step : report.steps) operations += step.totals.operation_count;
+  EXPECT_EQ(operations, whole->gpu_operation_count);
+  EXPECT_LE(r.unlaunched.kernel_time_ns, r.kernel_time_ns);
+  EXPECT_GE(r.unlaunched.idle_ns, 0);
+  EXPECT_LE(r.unlaunched.idle_ns, r.unlaunched.span_ns);
 
   // The launch overlap: over steps whose launch unions are disjoint (their lengths add up to
   // the whole union), the per-step overlaps add up to the whole trace's.
@@ -95,7 +102,9 @@ struct PipelinedRun {
   fs::path dir, gpu, kern_exec, nvtx;
 };
 
-PipelinedRun WritePipelinedRun(int steps, bool shuffle) {
+// `unlaunched`: the first kernels that get no kern-exec row, as when the capture began
+// after their launch calls.
+PipelinedRun WritePipelinedRun(int steps, bool shuffle, int unlaunched = 0) {
   PipelinedRun run;
   run.dir = fs::temp_directory_path() / ("stepstat_tiling_pipelined_" + std::to_string(shuffle));
   fs::create_directories(run.dir);
@@ -121,6 +130,7 @@ PipelinedRun WritePipelinedRun(int steps, bool shuffle) {
       gpu_rows.push_back(std::to_string(start) + "," + std::to_string(slot) + "," +
                          std::to_string(s * kernels + k + 1) +
                          ",1,1,1,128,1,1,32,0,0,,,,,NVIDIA GB10 (0),1,,7,gemm_kernel\n");
+      if (s * kernels + k < unlaunched) continue;
       kexec += std::to_string(api) + "," + std::to_string(api_dur) + "," +
                std::to_string(api + api_dur) + ",0," + std::to_string(start) + "," +
                std::to_string(slot) + "," + std::to_string(start + slot - api) +
@@ -167,6 +177,39 @@ TEST(StepsTiling, PipelinedLaunchesOverlapLikeTheWholeTrace) {
     int64_t overlap = report->outside.launch_overlap_ns;
     for (const StepRecord& step : report->steps) overlap += step.totals.launch_overlap_ns;
     EXPECT_EQ(overlap, whole->cpu_gpu_overlap->launch_api_gpu_overlap_ns);
+    fs::remove_all(run.dir);
+  }
+}
+
+// Issue 30: kernels the launch trace has no call for are no step's, not the step whose
+// window they run in; the steps still tile the run, the unlaunched ones in the residue.
+TEST(StepsTiling, KernelsWithoutLaunchRecordAreCountedApart) {
+  const int steps = 4, unlaunched = 3;
+  Policy policy = BuiltinPolicy("llm-inference").value();
+  for (bool shuffle : {false, true}) {
+    SCOPED_TRACE(shuffle ? "GPU rows shuffled (holding pass)" : "sorted (streaming pass)");
+    PipelinedRun run = WritePipelinedRun(steps, shuffle, unlaunched);
+    StepsInputs inputs =
+        ResolveStepsInputs({run.gpu.string(), run.kern_exec.string(), run.nvtx.string()}).value();
+    StepsOptions options;
+    options.range_regex = "train_step";
+    Result<StepsReport> report = AnalyzeSteps(inputs, policy, options);
+    ASSERT_TRUE(report.ok()) << report.status().message();
+    EXPECT_EQ(report->attribution, StepAttribution::kLaunchKernelStart);
+    ASSERT_EQ(report->steps.size(), static_cast<size_t>(steps));
+    // Ten kernels a step, 100 us each; the first three (step 0's, run at 6.0, 6.1, 6.2 ms)
+    // have no launch row.
+    EXPECT_EQ(report->steps[0].totals.kernel_count, 10 - unlaunched);
+    for (int s = 1; s < steps; ++s) EXPECT_EQ(report->steps[s].totals.kernel_count, 10) << s;
+    const UnlaunchedOps& u = report->residue.unlaunched;
+    EXPECT_EQ(u.operation_count, unlaunched);
+    EXPECT_EQ(u.kernel_count, unlaunched);
+    EXPECT_EQ(u.kernel_time_ns, unlaunched * 100'000);
+    EXPECT_EQ(u.span_ns, unlaunched * 100'000);
+    EXPECT_EQ(u.idle_ns, 0);
+    EXPECT_EQ(report->outside.operation_count, 0);
+    EXPECT_EQ(report->residue.before_first.span_ns, unlaunched * 100'000);
+    ExpectTiling(inputs, *report, policy);
     fs::remove_all(run.dir);
   }
 }

@@ -115,6 +115,7 @@ struct SummaryResult {
   StepStats stats;
   std::optional<Details> details;            ///< with RunOptions::details
   std::optional<double> union_busy_percent;  ///< with RunOptions::details or union_busy
+  std::optional<ChosenStep> step;            ///< with RunOptions::step: the step summarized
 };
 
 /// The whole run cut into steps. `report` holds every step (about 1.3 KB each: 100k steps

@@ -23,6 +23,11 @@ std::string StepStatsToJson(const StepStats& stats);
 /// StepStatsToJson(stats) byte for byte, with `"details": {...}` added as the last key.
 std::string StepStatsWithDetailsToJson(const StepStats& stats, const Details& details);
 
+struct ChosenStep;  // steps.h
+/// Either of the two above with `"step": {"index", "name", "source"}` added as the last key
+/// (`summarize --step`); the keys before it unchanged.
+std::string WithChosenStep(std::string summary_json, const ChosenStep& step);
+
 /// Markdown for a pull request: the summary and components tables and, when `details` is
 /// not null, one table per details section; `union_busy_percent` as for StepStatsToTable.
 std::string StepStatsToMarkdown(const StepStats& stats, const Details* details,

@@ -31,10 +31,13 @@ enum class StepAttribution {
   /// The step's CPU range contains the API call that launched the op (same thread, or the
   /// same process when no step range is on the call's thread), joined by correlation id. An
   /// op with no launch record whose id lies between two launches of one step belongs to that
-  /// step; any other op without one is placed by the time windows below, the last one
-  /// closed at the end of the last range.
+  /// step. A kernel whose id lies in no such run has no launch record the trace holds (its
+  /// call came before the capture began): it is no step's, counted apart as
+  /// StepsResidue::unlaunched. A copy or memset (whose issuing call no reader records) is
+  /// then placed by the time windows below, the last one closed at the end of the last range.
   kLaunchCorrelation,
-  /// Same, joined by the kernel's start time (kern-exec CSV rows carry no correlation id).
+  /// Same, joined by the kernel's start time (kern-exec CSV rows carry no correlation id); a
+  /// kernel of the GPU trace whose start no kern-exec row has is `unlaunched`.
   kLaunchKernelStart,
   /// No launch calls: an op belongs to step k when its GPU start is in
   /// [start of step k, start of step k+1); the last step's window has no end. For ranges the
@@ -139,6 +142,18 @@ struct ResiduePart {
   int64_t gap_total_ns = 0;
 };
 
+/// Kernels that have no launch record in a trace that has launch calls (StepAttribution):
+/// no step absorbs them, so that a step's figures are its own launches' work.
+struct UnlaunchedOps {
+  int64_t operation_count = 0;
+  int64_t kernel_count = 0;
+  int64_t kernel_time_ns = 0;  ///< summed durations (also in StepsResidue::kernel_time_ns)
+  std::vector<int64_t> component_time_ns;  ///< by classifier index, `other` last
+  std::vector<int64_t> component_launches;
+  int64_t span_ns = 0;         ///< first start to last end of these operations
+  int64_t idle_ns = 0;         ///< of that span, time when none of them ran
+};
+
 /// What makes the steps tile the run. With S the sum over steps of each field:
 ///   span:        S(span) + residue spans − steps_overlap_ns = gpu_span_ns
 ///   idle:        S(span − kernel_busy) + residue idle − steps_overlap_ns
@@ -151,7 +166,10 @@ struct ResiduePart {
 struct StepsResidue {
   int64_t gpu_span_ns = 0;  ///< the whole trace's, as `summarize` reports it
   ResiduePart before_first, between_steps, after_last;
-  int64_t kernel_time_ns = 0;  ///< kernels of no step
+  int64_t kernel_time_ns = 0;  ///< kernels of no step: those outside every step and unlaunched
+  /// Of the operations of no step, those without a launch record (their time and gaps are
+  /// filed above with the rest, by where they lie).
+  UnlaunchedOps unlaunched;
   /// Time in two or more steps' spans, counted once per extra step.
   int64_t steps_overlap_ns = 0;
   /// Busy time counted by two or more steps' own kernel unions (their kernels ran at once).
@@ -172,7 +190,7 @@ struct StepsReport {
   std::optional<std::string> launch_trace;  ///< null when the overlap is unknown
   std::optional<std::string> range_trace;
   std::vector<StepRecord> steps;
-  StepTotals outside;  ///< operations attributed to no step
+  StepTotals outside;  ///< operations launched outside every step (not the unlaunched ones)
   StepsResidue residue;
   int64_t warmup_count = 0;
   int64_t steady_count = 0;
@@ -187,16 +205,30 @@ Result<StepsReport> AnalyzeSteps(const StepsInputs& inputs, const Policy& policy
 /// The reference summary of one step, as `summarize` would print it for a hand-cut trace.
 StepStats StepStatsOf(const StepsReport& report, const StepRecord& step, const Policy& policy);
 
+/// The warning a face prints when some kernels had no launch record (residue.unlaunched),
+/// without the "stepstat: warning: " prefix; nullopt when every one had.
+std::optional<std::string> UnlaunchedWarning(const StepsReport& report);
+
 /// "median" (the median_step) or a step index; an error names the valid range.
 Result<size_t> ChooseStep(const StepsReport& report, std::string_view which);
+
+/// Which step `summarize --step` printed: `--step median` names none by itself.
+struct ChosenStep {
+  int64_t index = 0;  ///< StepRecord::index
+  std::string name;   ///< StepRecord::name
+  StepSourceKind source = StepSourceKind::kPeriodDetector;
+};
+/// One line for stderr: "step 7 (ProfilerStep#557, from profiler_step annotations)".
+std::string DescribeChosenStep(const ChosenStep& step);
 
 /// `summarize --step`: the reference summary of one step (`which` as for ChooseStep) and,
 /// when `details` is not null, its details, computed from that step's own operations as for a
 /// capture cut by hand around it. The summary is StepStatsOf's; a replay that disagrees with
-/// it is reported as an internal error rather than printed.
+/// it is reported as an internal error rather than printed. `chosen`, when not null, gets
+/// the step.
 Result<StepStats> SummarizeStep(const StepsInputs& inputs, const Policy& policy,
                                 const StepsOptions& options, std::string_view which,
-                                Details* details);
+                                Details* details, ChosenStep* chosen = nullptr);
 
 }  // namespace stepstat
 

@@ -119,15 +119,19 @@ Result<SummaryResult> RunSummary(const RunOptions& options) {
   const bool whole_trace = options.step.empty() && options.device.empty() &&
                            run.inputs.trace.gpu.kind != InputKind::kNsysKernExecTraceCsv;
   Result<StepStats> stats = Status::Error("not run");
+  ChosenStep chosen;
   if (!options.step.empty()) {
     stats = SummarizeStep(run.inputs, run.policy, options.steps, options.step,
-                          details_pass ? &details : nullptr);
+                          details_pass ? &details : nullptr, &chosen);
   } else {
     stats = SummarizeWith(run.inputs.trace, run.policy, details_pass ? &details : nullptr,
                           PipelineLimits{}, &kernel_totals);
   }
-  return FinishSummary(options, std::move(run), std::move(stats), std::move(details),
-                       whole_trace ? &kernel_totals : nullptr);
+  Result<SummaryResult> result =
+      FinishSummary(options, std::move(run), std::move(stats), std::move(details),
+                    whole_trace ? &kernel_totals : nullptr);
+  if (result.ok() && !options.step.empty()) result->step = std::move(chosen);
+  return result;
 }
 
 Result<StepsResult> RunSteps(const RunOptions& options) {
@@ -145,6 +149,7 @@ Result<StepsResult> RunStepsDrawing(const RunOptions& options, std::vector<StepT
                    timelines
                        ? AnalyzeStepsDrawing(inputs, policy, options.steps, *timelines, summary)
                        : AnalyzeSteps(inputs, policy, options.steps));
+  if (auto unlaunched = UnlaunchedWarning(report)) context.warnings.push_back(*unlaunched);
   StepsResult result;
   context.policy = std::move(policy);
   result.context = std::move(context);

@@ -1,5 +1,6 @@
 #include "report/json_writer.h"
 #include "stepstat/report.h"
+#include "stepstat/steps.h"
 
 namespace stepstat {
 
@@ -155,24 +156,38 @@ std::string DetailsToJson(const Details& d) {
   return std::move(j).Take();
 }
 
+// `json` (an object the reference writer printed) with `"key": inner` added as its last key,
+// `inner` indented one level (JSON strings hold no raw newlines, so re-indenting line by
+// line is safe): the keys before it stay byte for byte.
+std::string WithLastKey(std::string json, std::string_view key, std::string_view inner) {
+  std::string_view closing = "\n}\n";
+  if (json.size() < closing.size() || !json.ends_with(closing)) return json;
+  json.resize(json.size() - closing.size());
+  json += ",\n  \"";
+  json += key;
+  json += "\": ";
+  for (char c : inner) {
+    json += c;
+    if (c == '\n') json += "  ";
+  }
+  json += "\n}\n";
+  return json;
+}
+
 }  // namespace
 
 std::string StepStatsWithDetailsToJson(const StepStats& stats, const Details& details) {
-  // The reference keys come from the reference writer untouched; the details object is
-  // appended as one more key, indented one level (JSON strings hold no raw newlines, so
-  // re-indenting line by line is safe).
-  std::string text = StepStatsToJson(stats);
-  std::string_view closing = "\n}\n";
-  if (text.size() < closing.size() || !text.ends_with(closing)) return text;
-  text.resize(text.size() - closing.size());
-  text += ",\n  \"details\": ";
-  std::string inner = DetailsToJson(details);
-  for (char c : inner) {
-    text += c;
-    if (c == '\n') text += "  ";
-  }
-  text += "\n}\n";
-  return text;
+  return WithLastKey(StepStatsToJson(stats), "details", DetailsToJson(details));
+}
+
+std::string WithChosenStep(std::string summary_json, const ChosenStep& step) {
+  JsonWriter j;
+  j.BeginObject()
+      .Field("index", step.index)
+      .Field("name", step.name)
+      .Field("source", StepSourceKindName(step.source))
+      .EndObject();
+  return WithLastKey(std::move(summary_json), "step", std::move(j).Take());
 }
 
 }  // namespace stepstat

@@ -55,8 +55,16 @@ void WriteResidue(JsonWriter& json, const StepsResidue& r) {
   WriteResiduePart(json, "before_first_step", r.before_first);
   WriteResiduePart(json, "between_steps", r.between_steps);
   WriteResiduePart(json, "after_last_step", r.after_last);
-  json.Field("kernel_time_ns", r.kernel_time_ns)
-      .Field("steps_overlap_ns", r.steps_overlap_ns)
+  json.Field("kernel_time_ns", r.kernel_time_ns);
+  json.Key("unlaunched")
+      .BeginObject()
+      .Field("gpu_operation_count", r.unlaunched.operation_count)
+      .Field("kernel_count", r.unlaunched.kernel_count)
+      .Field("kernel_time_ns", r.unlaunched.kernel_time_ns)
+      .Field("span_ns", r.unlaunched.span_ns)
+      .Field("idle_ns", r.unlaunched.idle_ns)
+      .EndObject();
+  json.Field("steps_overlap_ns", r.steps_overlap_ns)
       .Field("concurrent_step_kernels_ns", r.concurrent_step_kernels_ns)
       .Field("outside_kernels_in_steps_ns", r.outside_kernels_in_steps_ns)
       .Field("filled_step_gap_count", r.filled_step_gap_count)

@@ -138,6 +138,11 @@ std::string Preamble(const StepsReport& report) {
     text += fmt::format("; {} GPU operations ({} ms of kernels) outside every step",
                         report.outside.operation_count, Ms(report.outside.kernel_time_ns));
   }
+  const UnlaunchedOps& unlaunched = report.residue.unlaunched;
+  if (unlaunched.operation_count > 0) {
+    text += fmt::format("; {} GPU operations ({} ms of kernels) unlaunched, in no step",
+                        unlaunched.operation_count, Ms(unlaunched.kernel_time_ns));
+  }
   return text;
 }
 

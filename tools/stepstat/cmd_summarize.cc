@@ -1,5 +1,6 @@
 // `stepstat summarize`: the reference summary of a trace (or of one step of a run).
 #include <CLI/CLI.hpp>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "stepstat/engine.h"
 #include "stepstat/platform.h"
 #include "stepstat/report.h"
+#include "stepstat/steps.h"
 
 namespace stepstat::cli {
 
@@ -44,6 +46,11 @@ int RunSummarize(const SummarizeOptions& options) {
   run.steps.range_regex = options.steps_regex;
   Result<SummaryResult> result = RunSummary(run);
   if (!result.ok()) return Fail(result.status());
+  // `--step median` names no step itself: say which one the summary is of.
+  if (result->step) {
+    std::fprintf(stderr, "stepstat: summarize --step %s: %s\n", options.step.c_str(),
+                 OneLineMessage(DescribeChosenStep(*result->step)).c_str());
+  }
   PrintWarnings(result->context.warnings);
   PrintPolicyHint(result->context.policy_hint);
   if (!options.partial_out.empty()) {
@@ -65,6 +72,7 @@ int RunSummarize(const SummarizeOptions& options) {
     case OutputFormat::kCsv:  // not offered by --format
     case OutputFormat::kJson:
       text = shown ? StepStatsWithDetailsToJson(stats, *shown) : StepStatsToJson(stats);
+      if (result->step) text = WithChosenStep(std::move(text), *result->step);
       break;
   }
   return Emit(text, options.output);

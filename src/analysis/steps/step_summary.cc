@@ -39,11 +39,12 @@ bool SameMeasures(const StepStats& a, const StepStats& b) {
 
 Result<StepStats> SummarizeStep(const StepsInputs& inputs, const Policy& policy,
                                 const StepsOptions& options, std::string_view which,
-                                Details* details) {
+                                Details* details, ChosenStep* chosen) {
   Result<StepStats> stats = Status::Error("no step chosen");
   auto summarize_one = [&](const StepsReport& report, const StepReplay& replay) -> Status {
     ASSIGN_OR_RETURN(size_t index, ChooseStep(report, which));
     stats = StepStatsOf(report, report.steps[index], policy);
+    if (chosen) *chosen = {report.steps[index].index, report.steps[index].name, report.source};
     if (!details) return Status::Ok();
     StepStatsSources sources{report.gpu_trace, report.launch_trace};
     ASSIGN_OR_RETURN(StepStats replayed, SummarizeReplayed(

@@ -165,6 +165,26 @@ Status Conclude(const StepsInputs& inputs, const Plan& plan, const Policy& polic
   return then(report, replay);
 }
 
+// Accumulate's totals into the report: one per step, the outside one, the unlaunched one.
+Status TakeTotals(std::vector<StepTotals> totals, std::string_view gpu_trace,
+                  StepsReport& report) {
+  const size_t steps = report.steps.size();
+  for (size_t i = 0; i < steps; ++i) report.steps[i].totals = std::move(totals[i]);
+  report.outside = std::move(totals[steps]);
+  StepTotals& unlaunched = totals[steps + 1];
+  UnlaunchedOps& u = report.residue.unlaunched;  // the residue pass adds span and idle
+  u.operation_count = unlaunched.operation_count;
+  u.kernel_count = unlaunched.kernel_count;
+  u.kernel_time_ns = unlaunched.kernel_time_ns;
+  u.component_time_ns = std::move(unlaunched.component_time_ns);
+  u.component_launches = std::move(unlaunched.component_launches);
+  int64_t of_no_step = 0;  // the residue's kernel time, once the residue pass has run
+  if (__builtin_add_overflow(report.outside.kernel_time_ns, u.kernel_time_ns, &of_no_step)) {
+    return ErrorAt(gpu_trace, 0, "summed kernel time overflows 64-bit nanoseconds");
+  }
+  return Status::Ok();
+}
+
 // Keys that join a GPU op to its launch call: correlation ids when the launch source has
 // them, else kernel start times. Decided by the first call that carries either.
 struct KeyChoice {
@@ -204,8 +224,9 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
   for (const StepRange& r : ranges) starts.push_back(r.start_ns);
   WindowStepFinder windows(starts);
   auto by_window = [&windows](const GpuOp& op) { return windows.StepOf(op.start_ns); };
-  // For ops whose launch is unknown (a memcpy before a step's first kernel, when keys are
-  // kernel start times): the same windows, closed at the end of the last range.
+  // For copies and memsets whose key is in no run (one before a step's first kernel, when
+  // keys are kernel start times): the same windows, closed at the end of the last range. No
+  // reader records the calls that issue them, so lacking one says nothing of their step.
   int64_t last_end = 0;
   for (const StepRange& r : ranges) last_end = std::max(last_end, r.end_ns);
   WindowStepFinder closed_windows(std::move(starts), last_end);
@@ -231,7 +252,12 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
     plan.op_step = [&](const GpuOp& op) {
       int64_t key = keys.Of(op);
       int32_t step = key < 0 ? kUnknownKey : runs.Find(key);
-      return step == kUnknownKey ? closed_windows.StepOf(op.start_ns) : step;
+      if (step != kUnknownKey) return step;
+      // A kernel with a key but no launch call around it: its call is not in the trace
+      // (queued before the capture began). A step's window would hand it work it never
+      // launched (issue 30), so it is counted apart.
+      if (op.kind == OpKind::kKernel && key >= 0) return kUnlaunched;
+      return closed_windows.StepOf(op.start_ns);
     };
   }
   ASSIGN_OR_RETURN(std::vector<StepTotals> totals,
@@ -251,8 +277,7 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
     launches = nullptr;
   }
   if (launches) report.launch_trace = launches->display_name;
-  for (size_t i = 0; i < ranges.size(); ++i) report.steps[i].totals = std::move(totals[i]);
-  report.outside = std::move(totals.back());
+  RETURN_IF_ERROR(TakeTotals(std::move(totals), inputs.trace.gpu.display_name, report));
   SetPeriods(report);
   RETURN_IF_ERROR(Conclude(inputs, plan, policy, options, then, early, passes, report));
   return report;
@@ -315,8 +340,7 @@ Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& po
   ASSIGN_OR_RETURN(std::vector<StepTotals> totals,
                    Accumulate(inputs, policy, classifier, options, plan, passes));
   if (launches && joined > 0) report.launch_trace = launches->display_name;
-  for (size_t i = 0; i < report.steps.size(); ++i) report.steps[i].totals = std::move(totals[i]);
-  report.outside = std::move(totals.back());
+  RETURN_IF_ERROR(TakeTotals(std::move(totals), inputs.trace.gpu.display_name, report));
   SetPeriods(report);
   RETURN_IF_ERROR(Conclude(inputs, plan, policy, options, then, early, passes, report));
   return report;

@@ -108,6 +108,7 @@ Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(
     totals[i].launch_overlap_ns = meter.overlap(i);
     totals[i].launch_own_kernels_overlap_ns = meter.own_overlap(i);
   }
+  totals.push_back(steps.TakeUnlaunched());
   return std::optional(std::move(totals));
 }
 
@@ -129,7 +130,9 @@ Result<std::vector<StepTotals>> AccumulateHolding(const StepsInputs& inputs, con
   Status read = passes.reads.GpuSide(inputs.trace.gpu, in_order).status();
   passes.order.Learn(in_order.broke());
   RETURN_IF_ERROR(read);  // the read finished the operations
-  return steps.TakeTotals();
+  std::vector<StepTotals> totals = steps.TakeTotals();
+  totals.push_back(steps.TakeUnlaunched());
+  return totals;
 }
 
 }  // namespace

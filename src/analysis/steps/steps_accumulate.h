@@ -42,7 +42,8 @@ struct StepsPasses {
   SummaryAlongside* summary = nullptr;
 };
 
-/// One StepTotals per step of `plan`, then one for the operations outside every step.
+/// One StepTotals per step of `plan`, then one for the operations outside every step, then
+/// one for those the plan calls kUnlaunched (steps_attribution.h; counts and times only).
 /// For nsys CSV and SQLite inputs, launch calls and GPU operations are read at once on two
 /// threads, the overlap measured as they pass, so memory is bounded by the steps; Kineto
 /// traces, and input out of start order, hold each step's launch union between a launch

@@ -22,6 +22,9 @@ namespace stepstat {
 inline constexpr int32_t kNoStep = -1;
 /// StepKeyRuns::Find on a key no run covers (as opposed to one recorded outside every step).
 inline constexpr int32_t kUnknownKey = -2;
+/// A kernel with no launch record in a trace that has launch calls (its call was made before
+/// the capture began, most likely): no step's, counted apart in the residue (`unlaunched`).
+inline constexpr int32_t kUnlaunched = -3;
 
 /// Finds the step of a CPU timestamp on a thread. Steps must be sorted by start.
 class LaunchStepFinder {

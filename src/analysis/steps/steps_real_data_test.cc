@@ -31,7 +31,16 @@ void ExpectPartition(const std::vector<std::string>& args, const std::string& re
   Result<StepStats> whole = Summarize(inputs->trace, policy);
   ASSERT_TRUE(whole.ok()) << whole.status().message();
 
+  // Every operation is some step's, outside every step, or unlaunched.
   StepTotals sum = report->outside;
+  const UnlaunchedOps& unlaunched = report->residue.unlaunched;
+  sum.operation_count += unlaunched.operation_count;
+  sum.kernel_count += unlaunched.kernel_count;
+  sum.kernel_time_ns += unlaunched.kernel_time_ns;
+  for (size_t c = 0; c < sum.component_launches.size(); ++c) {
+    sum.component_launches[c] += unlaunched.component_launches[c];
+    sum.component_time_ns[c] += unlaunched.component_time_ns[c];
+  }
   for (const StepRecord& step : report->steps) {
     sum.operation_count += step.totals.operation_count;
     sum.kernel_count += step.totals.kernel_count;
@@ -197,10 +206,24 @@ TEST(StepsRealData, KinetoProfilerSteps) {
     EXPECT_EQ(report->steps[i].totals.kernel_count, 1075) << i;
     EXPECT_EQ(report->steps[i].totals.kernel_time_ns, kernel_us[i - 1] * 1000) << i;
   }
-  // ProfilerStep#550 also gets the 705 kernels the trace has no launch event for: they run
-  // on the GPU within its window.
-  EXPECT_EQ(report->steps[0].totals.kernel_count, 1075 + 705);
+  // Issue 30: the 705 kernels the trace has no cudaLaunchKernel for (queued before the
+  // capture began) run within ProfilerStep#550's window, but are no step's: counted apart.
+  // Worked out in Python from the JSON: kernels whose args.correlation no cuda_runtime event
+  // carries; their summed dur, and the span and union of their [ts, ts + dur).
+  EXPECT_EQ(report->steps[0].totals.kernel_count, 1075);
   EXPECT_EQ(report->outside.kernel_count, 0);
+  const UnlaunchedOps& unlaunched = report->residue.unlaunched;
+  EXPECT_EQ(unlaunched.operation_count, 705);
+  EXPECT_EQ(unlaunched.kernel_count, 705);
+  EXPECT_EQ(unlaunched.kernel_time_ns, 56350 * 1000);
+  EXPECT_EQ(unlaunched.span_ns, 150075 * 1000);
+  EXPECT_EQ(unlaunched.idle_ns, (150075 - 55978) * 1000);
+  EXPECT_EQ(report->residue.kernel_time_ns, 56350 * 1000);
+  std::optional<std::string> warning = UnlaunchedWarning(*report);
+  ASSERT_TRUE(warning);
+  EXPECT_EQ(*warning,
+            "705 GPU operations have no launch record (queued before the capture began?); "
+            "56.4 ms of kernel time, counted apart as `unlaunched`, not in any step");
 }
 
 // Issue 12: the export's own "Step N to M" NVTX ranges, which repeat and cover the run, are

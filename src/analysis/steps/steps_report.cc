@@ -1,5 +1,6 @@
 // The small public pieces of steps.h: names, one step's summary, --step.
 #include <charconv>
+#include <cstdio>
 
 #include "analysis/summary/summary_values.h"
 #include "stepstat/steps.h"
@@ -70,6 +71,24 @@ Result<size_t> ChooseStep(const StepsReport& report, std::string_view which) {
                          "'");
   }
   return index;
+}
+
+std::string DescribeChosenStep(const ChosenStep& step) {
+  const std::string_view kind = StepSourceKindName(step.source);
+  const std::string from = step.source == StepSourceKind::kPeriodDetector
+                               ? "the " + std::string(kind) + " detector"
+                               : std::string(kind) + " annotations";
+  return "step " + std::to_string(step.index) + " (" + step.name + ", from " + from + ")";
+}
+
+std::optional<std::string> UnlaunchedWarning(const StepsReport& report) {
+  const UnlaunchedOps& u = report.residue.unlaunched;
+  if (u.operation_count == 0) return std::nullopt;
+  char ms[32];
+  std::snprintf(ms, sizeof ms, "%.1f", static_cast<double>(u.kernel_time_ns) / 1e6);
+  return std::to_string(u.operation_count) +
+         " GPU operations have no launch record (queued before the capture began?); " + ms +
+         " ms of kernel time, counted apart as `unlaunched`, not in any step";
 }
 
 }  // namespace stepstat

@@ -30,6 +30,7 @@ void ResidueMeter::Add(int32_t step, const Interval& op, bool kernel) {
   last_end_ = seen_ ? std::max(last_end_, op.end) : op.end;
   seen_ = true;
   last_start_ = op.start;
+  if (step == kUnlaunched) AddUnlaunched(op);
   if (!kernel) return;
 
   if (!group_start_ || op.start != *group_start_) {
@@ -63,6 +64,13 @@ void ResidueMeter::Add(int32_t step, const Interval& op, bool kernel) {
   } else {
     gpu_open_->end = std::max(gpu_open_->end, op.end);
   }
+}
+
+void ResidueMeter::AddUnlaunched(const Interval& op) {
+  unlaunched_first_ = unlaunched_seen_ ? std::min(unlaunched_first_, op.start) : op.start;
+  unlaunched_last_end_ = unlaunched_seen_ ? std::max(unlaunched_last_end_, op.end) : op.end;
+  unlaunched_seen_ = true;
+  if (auto closed = unlaunched_union_.Add(op.start, op.end)) unlaunched_busy_ += closed->length();
 }
 
 // Splits a component of the union of every kernel between the steps' spans and the three
@@ -105,6 +113,7 @@ StepsResidue ResidueMeter::Finish() {
   if (gpu_open_) CloseGpuComponent(*gpu_open_);
   gpu_open_.reset();
   if (auto last = step_kernels_.Finish()) step_kernels_busy_ += last->length();
+  if (auto last = unlaunched_union_.Finish()) unlaunched_busy_ += last->length();
 
   StepsResidue& r = residue_;
   r.gpu_span_ns = seen_ ? last_end_ - first_start_ : 0;
@@ -130,7 +139,13 @@ StepsResidue ResidueMeter::Finish() {
   r.steps_overlap_ns = step_spans - TotalLength(spans_);
   r.concurrent_step_kernels_ns = step_busy - step_kernels_busy_;
   r.outside_kernels_in_steps_ns = busy_in_spans_ - step_kernels_busy_;
-  r.kernel_time_ns = report_.outside.kernel_time_ns;
+  r.unlaunched = report_.residue.unlaunched;  // the counts, from the steps' pass
+  if (unlaunched_seen_) {
+    r.unlaunched.span_ns = unlaunched_last_end_ - unlaunched_first_;
+    r.unlaunched.idle_ns = r.unlaunched.span_ns - unlaunched_busy_;
+  }
+  // The steps' pass checked that the sum fits (CountUnlaunched).
+  r.kernel_time_ns = report_.outside.kernel_time_ns + r.unlaunched.kernel_time_ns;
   return r;
 }
 

@@ -18,10 +18,12 @@
 
 namespace stepstat {
 
-/// Fed GPU operations in start order, each with its step (kNoStep: none).
+/// Fed GPU operations in start order, each with its step (kNoStep: none; kUnlaunched: none,
+/// and counted apart).
 class ResidueMeter {
  public:
-  /// `report`'s steps and outside totals must be final; it must outlive the meter.
+  /// `report`'s steps, outside totals and unlaunched counts (residue.unlaunched) must be
+  /// final; it must outlive the meter.
   explicit ResidueMeter(const StepsReport& report);
 
   bool InOrder(int64_t start) const { return !seen_ || start >= last_start_; }
@@ -38,6 +40,7 @@ class ResidueMeter {
     bool seen = false;
     int64_t end = 0;
   };
+  void AddUnlaunched(const Interval& op);
   void CloseGpuComponent(const Interval& component);
   void FinishStartGroup();
   ResiduePart& PartOf(const Interval& gap);
@@ -53,6 +56,9 @@ class ResidueMeter {
   std::optional<PendingGap> pending_gap_;
   std::vector<OwnUnion> own_;
   SortedUnion step_kernels_;
+  SortedUnion unlaunched_union_;
+  bool unlaunched_seen_ = false;
+  int64_t unlaunched_busy_ = 0, unlaunched_first_ = 0, unlaunched_last_end_ = 0;
   int64_t step_kernels_busy_ = 0;
   size_t span_cursor_ = 0;
   int64_t busy_in_spans_ = 0;

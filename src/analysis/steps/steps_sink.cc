@@ -29,6 +29,8 @@ StepAccumulators::StepAccumulators(size_t steps, ClassifyFn classify, int compon
     s.totals.component_time_ns.assign(static_cast<size_t>(component_count), 0);
     s.totals.component_launches.assign(static_cast<size_t>(component_count), 0);
   }
+  unlaunched_.component_time_ns.assign(static_cast<size_t>(component_count), 0);
+  unlaunched_.component_launches.assign(static_cast<size_t>(component_count), 0);
 }
 
 int StepAccumulators::ComponentOf(NameId name, const StringPool& names) {
@@ -99,6 +101,7 @@ void StepAccumulators::AddToGpuUnion(const Interval& kernel) {
 
 Status StepAccumulators::AddOp(int32_t step, const GpuOp& op, const StringPool& names,
                                std::string_view source_name) {
+  if (step == kUnlaunched) return AddUnlaunched(op, names, source_name);
   Step& s = At(step);
   StepTotals& t = s.totals;
   RETURN_IF_ERROR(AddGpuOp(t, op, source_name,
@@ -122,6 +125,23 @@ Status StepAccumulators::AddOp(int32_t step, const GpuOp& op, const StringPool& 
     return ErrorAt(source_name, op.line, kPastTheStage);
   } else if (auto closed = s.kernel_union.Add(op.start_ns, end)) {
     AddKernelComponent(s, *closed);
+  }
+  return Status::Ok();
+}
+
+// No step's totals (the residue counts them), but a kernel of the trace still: the steps'
+// launches overlap it as the whole trace's summary measures. The meter files it with the
+// outside slot, whose own-kernels overlap no report shows.
+Status StepAccumulators::AddUnlaunched(const GpuOp& op, const StringPool& names,
+                                       std::string_view source_name) {
+  RETURN_IF_ERROR(AddGpuOp(unlaunched_, op, source_name, [&](const GpuOp& kernel) {
+    return ComponentOf(kernel.name, names);
+  }));
+  if (op.kind != OpKind::kKernel) return Status::Ok();
+  if (meter_.open()) {
+    meter_batch_.push_back({steps_.size() - 1, {op.start_ns, op.end_ns()}});
+  } else if (has_launches_) {
+    AddToGpuUnion({op.start_ns, op.end_ns()});
   }
   return Status::Ok();
 }
@@ -168,6 +188,8 @@ std::vector<StepTotals> StepAccumulators::TakeTotals() {
   steps_.clear();
   return totals;
 }
+
+StepTotals StepAccumulators::TakeUnlaunched() { return std::move(unlaunched_); }
 
 Status StepLaunchSink::OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool&) {
   for (const LaunchCall& call : calls) steps_.AddLaunch(step_of_(call), call);

@@ -27,7 +27,8 @@ using ClassifyFn = std::function<int(std::string_view)>;
 
 class StepAccumulators {
  public:
-  /// `steps` steps plus one more for the operations that belong to none (index kNoStep).
+  /// `steps` steps plus one more for the operations that belong to none (index kNoStep),
+  /// and apart, the kernels without a launch record (kUnlaunched).
   StepAccumulators(size_t steps, ClassifyFn classify, int component_count,
                    double dominant_kernel_fraction, bool buffer_kernels);
 
@@ -46,12 +47,14 @@ class StepAccumulators {
   void AddLaunch(int32_t step, const LaunchCall& call);
   void FinishLaunches();
   /// `source_name` names the file in the overflow message. With a meter, call FlushMeter
-  /// after each batch.
+  /// after each batch. A kUnlaunched op goes to no step's totals (the residue counts it).
   Status AddOp(int32_t step, const GpuOp& op, const StringPool& names,
                std::string_view source_name);
   /// Closes every step; TakeTotals() then returns them (the last is the outside one).
   void FinishOps();
   std::vector<StepTotals> TakeTotals();
+  /// The kUnlaunched operations' counts and times (AddGpuOp's; no unions, gaps or calls).
+  StepTotals TakeUnlaunched();
 
   size_t size() const { return steps_.size(); }
 
@@ -69,6 +72,7 @@ class StepAccumulators {
     NameId longest_kernel = 0;
   };
   void AddToGpuUnion(const Interval& kernel);
+  Status AddUnlaunched(const GpuOp& op, const StringPool& names, std::string_view source_name);
   Step& At(int32_t step) {
     return steps_[step < 0 ? steps_.size() - 1 : static_cast<size_t>(step)];
   }
@@ -76,6 +80,7 @@ class StepAccumulators {
   static void AddKernelComponent(Step& s, const Interval& component);
 
   std::vector<Step> steps_;
+  StepTotals unlaunched_;
   ClassifyFn classify_;
   int component_count_;
   double dominant_kernel_fraction_;
