@@ -201,7 +201,7 @@ TEST(Engine, OneStepSaysWhichStep) {
   EXPECT_EQ(first->step->index, 0);
   EXPECT_EQ(first->step->name, report.steps[0].name);
 
-  options.step.clear();  // the whole trace: no step
+  options.step.clear();       // the whole trace: no step
   options.inputs.pop_back();  // the NVTX ranges: only for steps
   Result<SummaryResult> whole = RunSummary(options);
   ASSERT_TRUE(whole.ok()) << whole.status().message();

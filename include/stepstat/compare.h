@@ -122,7 +122,7 @@ struct DiffRow {
   Effect effect = Effect::kNone;
   std::string note;                       ///< e.g. "n=1, no significance test"
   std::optional<SampleComparison> stats;  ///< when both sides have >= min_steps steps
-  bool beyond_floor = false;  ///< |Δ %| (shares: |Δ pp|) at least the noise floor
+  bool beyond_floor = false;              ///< |Δ %| (shares: |Δ pp|) at least the noise floor
   /// A component's time compared as whole runs, rolled up from its kernels' per-call tests:
   /// the summed per-call part of the kernels that changed significantly beyond the floor.
   std::optional<double> rolled_up_ns;

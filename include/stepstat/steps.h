@@ -150,8 +150,8 @@ struct UnlaunchedOps {
   int64_t kernel_time_ns = 0;  ///< summed durations (also in StepsResidue::kernel_time_ns)
   std::vector<int64_t> component_time_ns;  ///< by classifier index, `other` last
   std::vector<int64_t> component_launches;
-  int64_t span_ns = 0;         ///< first start to last end of these operations
-  int64_t idle_ns = 0;         ///< of that span, time when none of them ran
+  int64_t span_ns = 0;  ///< first start to last end of these operations
+  int64_t idle_ns = 0;  ///< of that span, time when none of them ran
 };
 
 /// What makes the steps tile the run. With S the sum over steps of each field:

@@ -71,9 +71,9 @@ Comparability AssessComparability(const Side& base, const Side& cand, bool allow
   if (names_differ ||
       (!b.policy_hash.empty() && !a.policy_hash.empty() && b.policy_hash != a.policy_hash)) {
     c.refuse_components = true;
-    const std::string names = fmt::format("base {}, cand {}",
-                                          b.policy_name.empty() ? b.policy_hash : b.policy_name,
-                                          a.policy_name.empty() ? a.policy_hash : a.policy_name);
+    const std::string names =
+        fmt::format("base {}, cand {}", b.policy_name.empty() ? b.policy_hash : b.policy_name,
+                    a.policy_name.empty() ? a.policy_hash : a.policy_name);
     if (allow_different) {
       c.refusals.push_back(
           fmt::format("different policies ({}): components are not compared", names));

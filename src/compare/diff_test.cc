@@ -25,9 +25,8 @@ Side StepsSide(std::string label, double span_ns, double spread, int n, uint64_t
   side.metrics.push_back({"kernel_count", std::vector<double>(size_t(n), 40), std::nullopt});
   side.metrics.push_back(
       {"kernel_busy_percent_of_span", Noisy(80, 0.1, n, seed + 1), std::nullopt});
-  side.metrics.push_back(
-      {"components.gemm.milliseconds", Noisy(span_ns / 2e6, spread / 2e6, n, seed + 2),
-       std::nullopt});
+  side.metrics.push_back({"components.gemm.milliseconds",
+                          Noisy(span_ns / 2e6, spread / 2e6, n, seed + 2), std::nullopt});
   return side;
 }
 

@@ -113,10 +113,9 @@ std::vector<std::vector<std::string>> KernelCells(const DiffResult& diff, bool m
 }
 
 const char* kRowHeaders[] = {"metric", "base", "cand", "Δ", "n base/cand", "p", "change"};
-const char* kKernelHeaders[] = {"kernel",        "status",
-                                "calls",         "Δ ms",
-                                "from calls ms", "from time per call ms",
-                                "per call",      "p (calls)"};
+const char* kKernelHeaders[] = {"kernel",   "status",        "calls",
+                                "Δ ms",     "from calls ms", "from time per call ms",
+                                "per call", "p (calls)"};
 constexpr size_t kKernelColumns = std::size(kKernelHeaders);
 constexpr std::string_view kLegend =
     "* read by the verdict; ! significant, but too small a share of the step to decide\n";

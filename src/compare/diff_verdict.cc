@@ -105,7 +105,8 @@ void Judge(DiffResult* diff, bool whole_runs, double kernel_scale) {
   }
   if (comparability.not_comparable) {
     std::string why;
-    for (const std::string& refusal : comparability.refusals) why += (why.empty() ? "" : "; ") + refusal;
+    for (const std::string& refusal : comparability.refusals)
+      why += (why.empty() ? "" : "; ") + refusal;
     diff->verdict = Verdict::kNotComparable;
     diff->verdict_reason =
         fmt::format("{}: different programs? (--allow-different judges them anyway)", why);
@@ -135,30 +136,32 @@ void Judge(DiffResult* diff, bool whole_runs, double kernel_scale) {
   const std::string span_text =
       span->p ? fmt::format("step span {} ({})", Percent(*span), PValue(*span->p))
               : fmt::format("step span {} ({})", Percent(*span), span->note);
-  auto with_span = [&](std::string named) {
+  auto with_span = [&](const std::string& named) {
     return span->decides ? named : named + "; " + span_text;
   };
   const double slower = Largest(reading.slower), faster = Largest(reading.faster);
   if (slower > 0 && faster > 0 && std::min(slower, faster) >= std::max(slower, faster) / 2) {
     diff->verdict = Verdict::kMixed;
-    diff->verdict_reason = with_span(fmt::format("slower: {}; faster: {}", Named(reading.slower),
-                                                 Named(reading.faster)));
+    diff->verdict_reason = with_span(
+        fmt::format("slower: {}; faster: {}", Named(reading.slower), Named(reading.faster)));
   } else if (slower > faster) {
     diff->verdict = Verdict::kRegression;
     diff->verdict_reason = with_span(Named(reading.slower));
-    if (!reading.faster.empty()) diff->verdict_reason += "; smaller gains: " + Named(reading.faster);
+    if (!reading.faster.empty())
+      diff->verdict_reason += "; smaller gains: " + Named(reading.faster);
   } else if (faster > slower) {
     diff->verdict = Verdict::kImprovement;
     diff->verdict_reason = with_span(Named(reading.faster));
-    if (!reading.slower.empty()) diff->verdict_reason += "; smaller losses: " + Named(reading.slower);
+    if (!reading.slower.empty())
+      diff->verdict_reason += "; smaller losses: " + Named(reading.slower);
   } else if (!reading.untold.empty()) {
     diff->verdict = Verdict::kInconclusive;
     std::string untold;
     for (const std::string& text : reading.untold) untold += (untold.empty() ? "" : "; ") + text;
-    diff->verdict_reason = fmt::format(
-        "{}: too noisy to tell{}", untold,
-        whole_runs ? ", and no kernel's calls changed significantly beyond the floor"
-                   : "; more steps?");
+    diff->verdict_reason =
+        fmt::format("{}: too noisy to tell{}", untold,
+                    whole_runs ? ", and no kernel's calls changed significantly beyond the floor"
+                               : "; more steps?");
   } else {
     diff->verdict = Verdict::kNeutral;
     diff->verdict_reason =

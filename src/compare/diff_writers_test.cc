@@ -25,8 +25,9 @@ TEST(DiffWritersTest, JsonCarriesTheSchemaAndEveryRowField) {
   for (const char* field :
        {"\"schema\": \"stepstat.diff/2\"", "\"delta\": \"cand - base\"", "\"delta_pct\": 10.0",
         "\"delta_pp\": null", "\"n_base\": 1", "\"p\": null", "\"beyond_floor\": true",
-        "\"verdict\": \"inconclusive\"", "\"decides\": false", "\"status\": \"slower\"", "\"count_part_ns\": 0",
-        "\"per_call_part_ns\": 500", "\"passed\": false", "\"comparability\""}) {
+        "\"verdict\": \"inconclusive\"", "\"decides\": false", "\"status\": \"slower\"",
+        "\"count_part_ns\": 0", "\"per_call_part_ns\": 500", "\"passed\": false",
+        "\"comparability\""}) {
     EXPECT_NE(json.find(field), std::string::npos) << field << "\n" << json;
   }
 }

@@ -55,14 +55,13 @@ std::optional<MeasuredFloor> MeasureNoiseFloor(const std::vector<RunOfCode>& run
   const double floor = 1.96 * std::sqrt(2.0) * spread * 100;
   MeasuredFloor measured;
   measured.percent = std::max(floor, minimum_percent);
-  const std::string of = chosen->empty()
-                             ? (groups == 1 ? "commit" : "commits")
-                             : fmt::format("{} of tag {}", groups == 1 ? "value" : "values", *chosen);
-  measured.how = fmt::format("1.96·√2 × run-to-run spread {:.3g} % of {} runs ({} {}){}",
-                             spread * 100, most, groups, of,
-                             floor < minimum_percent
-                                 ? fmt::format(", raised to the {:g} % minimum", minimum_percent)
-                                 : "");
+  const std::string of =
+      chosen->empty() ? (groups == 1 ? "commit" : "commits")
+                      : fmt::format("{} of tag {}", groups == 1 ? "value" : "values", *chosen);
+  measured.how = fmt::format(
+      "1.96·√2 × run-to-run spread {:.3g} % of {} runs ({} {}){}", spread * 100, most, groups, of,
+      floor < minimum_percent ? fmt::format(", raised to the {:g} % minimum", minimum_percent)
+                              : "");
   return measured;
 }
 

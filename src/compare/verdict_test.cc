@@ -85,7 +85,8 @@ Side Capture(const std::vector<Kernel>& kernels, uint64_t seed) {
   double total = 0, count = 0;
   std::map<std::string, double> by_component;
   for (const Kernel& k : kernels) {
-    std::uniform_int_distribution<int64_t> jitter(-int64_t(k.mean_ns / 50), int64_t(k.mean_ns / 50));
+    std::uniform_int_distribution<int64_t> jitter(-int64_t(k.mean_ns / 50),
+                                                  int64_t(k.mean_ns / 50));
     std::map<int64_t, int64_t> durations;
     for (int i = 0; i < k.calls; ++i) ++durations[int64_t(k.mean_ns) + jitter(random)];
     KernelTotals& totals = side.meta.kernels[k.name];

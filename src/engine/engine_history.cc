@@ -130,8 +130,7 @@ Result<History> RunHistory(const HistoryOptions& options) {
     state.previous = std::move(side);
     row.run = std::move(run);
     // A mixed verdict has a row that regressed too: "by any row".
-    const bool regressed =
-        row.verdict == Verdict::kRegression || row.verdict == Verdict::kMixed;
+    const bool regressed = row.verdict == Verdict::kRegression || row.verdict == Verdict::kMixed;
     if (!options.regressions_only || regressed) {
       history.rows.push_back(std::move(row));
     }

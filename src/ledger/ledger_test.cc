@@ -211,9 +211,9 @@ TEST(LedgerTest, KeepsEachKernelsCallsAndMigratesASchemaOneLedger) {
   }
   sqlite3* db = nullptr;
   sqlite3_open(path.string().c_str(), &db);
-  ASSERT_EQ(sqlite3_exec(db, "DROP TABLE kernels; PRAGMA user_version = 1", nullptr, nullptr,
-                         nullptr),
-            SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_exec(db, "DROP TABLE kernels; PRAGMA user_version = 1", nullptr, nullptr, nullptr),
+      SQLITE_OK);
   sqlite3_close(db);
 
   auto ledger = Ledger::Open(path);  // migrates

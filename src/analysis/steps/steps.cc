@@ -166,8 +166,7 @@ Status Conclude(const StepsInputs& inputs, const Plan& plan, const Policy& polic
 }
 
 // Accumulate's totals into the report: one per step, the outside one, the unlaunched one.
-Status TakeTotals(std::vector<StepTotals> totals, std::string_view gpu_trace,
-                  StepsReport& report) {
+Status TakeTotals(std::vector<StepTotals> totals, std::string_view gpu_trace, StepsReport& report) {
   const size_t steps = report.steps.size();
   for (size_t i = 0; i < steps; ++i) report.steps[i].totals = std::move(totals[i]);
   report.outside = std::move(totals[steps]);

@@ -134,9 +134,8 @@ Status StepAccumulators::AddOp(int32_t step, const GpuOp& op, const StringPool& 
 // outside slot, whose own-kernels overlap no report shows.
 Status StepAccumulators::AddUnlaunched(const GpuOp& op, const StringPool& names,
                                        std::string_view source_name) {
-  RETURN_IF_ERROR(AddGpuOp(unlaunched_, op, source_name, [&](const GpuOp& kernel) {
-    return ComponentOf(kernel.name, names);
-  }));
+  RETURN_IF_ERROR(AddGpuOp(unlaunched_, op, source_name,
+                           [&](const GpuOp& kernel) { return ComponentOf(kernel.name, names); }));
   if (op.kind != OpKind::kKernel) return Status::Ok();
   if (meter_.open()) {
     meter_batch_.push_back({steps_.size() - 1, {op.start_ns, op.end_ns()}});
