@@ -52,6 +52,7 @@ Result<RecordRun> RunRecord(const RecordOptions& options) {
     request.steps = StepValuesOf(*trace.steps, trace.policy);
     request.warmup_steps = trace.steps->warmup_count;
   }
+  request.gpu = trace.side.meta.gpu;  // the model, as the diff's sides carry it
   request.policy_name = trace.policy.name;
   request.policy_hash = PolicyIdentity(trace.policy);
   std::vector<std::filesystem::path> paths;
