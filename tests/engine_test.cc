@@ -222,6 +222,25 @@ TEST(Engine, OneStepOfARealKinetoTraceNamesItsProfilerStep) {
   EXPECT_EQ(step->stats.kernel_count, 1075);
 }
 
+// Issue 30: every reader's devices reach the context (a diff side's and the ledger's `gpu`).
+TEST(Engine, EveryFormatNamesItsGpu) {
+  for (synth::SynthFormat format :
+       {synth::SynthFormat::kCsv, synth::SynthFormat::kSqlite, synth::SynthFormat::kKineto}) {
+    SynthDir run("gpu" + std::to_string(static_cast<int>(format)), format, 1);
+    Result<SummaryResult> summary = RunSummary(OnPaths({run.files().gpu_trace}));
+    ASSERT_TRUE(summary.ok()) << summary.status().message();
+    EXPECT_EQ(summary->context.devices, std::vector<std::string>{"NVIDIA GB10 (0)"})
+        << static_cast<int>(format);
+  }
+  const fs::path trace =
+      fs::path(STEPSTAT_SHARED_DIR) / "data" / "real" / "hta_a100_80g_rank0_ws16_kineto.json.gz";
+  if (!fs::exists(trace)) GTEST_SKIP() << trace << " is absent";
+  Result<StepsResult> steps = RunSteps(OnPaths({trace}));
+  ASSERT_TRUE(steps.ok()) << steps.status().message();
+  ASSERT_EQ(steps->context.devices.size(), 8u);  // deviceProperties lists the node's GPUs
+  EXPECT_EQ(steps->context.devices[0], "NVIDIA A100-SXM4-80GB (0)");
+}
+
 TEST(Engine, KernelsOfTheExample) {
   Result<KernelsResult> all = RunKernels(OnPaths({kExampleBase}));
   ASSERT_TRUE(all.ok()) << all.status().message();

@@ -102,7 +102,7 @@ struct RunContext {
   Policy policy;
   std::vector<ResolvedInput> inputs;
   std::vector<std::string> warnings;
-  /// The GPUs the input checks saw (CSV inputs; see InputCheckReport::devices).
+  /// The GPUs the input checks saw (every format; see InputCheckReport::devices).
   std::vector<std::string> devices;
   /// RunSummary and RunKernels: set when the policy leaves more than
   /// kPolicyHintOtherPercent of the kernel time in `other` and a built-in policy leaves less

@@ -26,8 +26,10 @@ struct InputCheckReport {
   std::vector<std::string> warnings;  ///< one line each, without the "stepstat: " prefix
   int64_t launch_rows_checked = 0;
   int64_t launch_rows_matched = 0;
-  /// The devices of the checked GPU rows, as the trace names them ("NVIDIA GB10 (0)"), in
-  /// order of appearance (CSV inputs; empty for the others).
+  /// The devices of the checked GPU rows, as the trace names them ("NVIDIA GB10 (0)"): a
+  /// CSV's Device column in order of appearance; an SQLite export's sampled kernels' devices
+  /// by id, named from TARGET_INFO_GPU; a Kineto trace's deviceProperties when it comes
+  /// before the events (every GPU of the machine, as the profiler lists them).
   std::vector<std::string> devices;
 };
 
@@ -35,7 +37,8 @@ struct InputCheckReport {
 /// (kern-exec rows by kernel start and duration, api-trace rows by correlation id).
 /// The launch check is for CSV pairs only: an SQLite export or Kineto trace holds both sides
 /// of one run. Of an SQLite export the first kernels as stored say how many GPUs it holds; a
-/// Kineto trace is parsed whole, so it is not read here (`--details` says it).
+/// Kineto trace is parsed whole, so only its first 4 MiB of text are read here (for the time
+/// resolution and deviceProperties; how many GPUs its kernels used, `--details` says).
 Result<InputCheckReport> CheckInputs(const SummaryInputs& inputs,
                                      const InputCheckOptions& options = {});
 

@@ -52,6 +52,7 @@ Result<RecordRun> RunRecord(const RecordOptions& options) {
     request.steps = StepValuesOf(*trace.steps, trace.policy);
     request.warmup_steps = trace.steps->warmup_count;
   }
+  request.gpu = trace.side.meta.gpu;  // the model, as the diff's sides carry it
   request.policy_name = trace.policy.name;
   request.gpu = trace.side.meta.gpu;
   request.kernels = trace.side.meta.kernels;

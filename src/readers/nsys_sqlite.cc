@@ -1,7 +1,9 @@
 #include "readers/nsys_sqlite.h"
 
+#include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "readers/nsys_sqlite_db.h"
 #include "readers/nsys_sqlite_internal.h"
@@ -154,6 +156,47 @@ Result<ReadReport> ReadNsysSqliteLaunchSide(const std::filesystem::path& path,
   return report;
 }
 
+namespace {
+
+// The devices of the first `rows` kernels as stored, named as DeviceNames (nsys_sqlite_gpu.cc)
+// names them for the operations.
+Result<std::vector<std::string>> SampledDeviceNames(SqliteDb& db,
+                                                    const std::unordered_set<std::string>& tables,
+                                                    int64_t rows) {
+  std::map<int64_t, std::string> gpu_names;
+  const char* table = tables.contains("TARGET_INFO_GPU")        ? "TARGET_INFO_GPU"
+                      : tables.contains("TARGET_INFO_CUDA_GPU") ? "TARGET_INFO_CUDA_GPU"
+                                                                : nullptr;
+  if (table != nullptr) {
+    ASSIGN_OR_RETURN(auto info, db.Columns(table));
+    if (info.contains("id") && info.contains("name")) {
+      ASSIGN_OR_RETURN(SqliteStatement names, db.Prepare(std::string("SELECT id, name FROM ") +
+                                                         table + " ORDER BY rowid"));
+      for (;;) {
+        ASSIGN_OR_RETURN(bool row, names.Step());
+        if (!row) break;
+        gpu_names.emplace(names.Int64(0), std::string(names.Text(1)));  // first row per id wins
+      }
+    }
+  }
+  ASSIGN_OR_RETURN(SqliteStatement ids,
+                   db.Prepare("SELECT DISTINCT d FROM (SELECT deviceId AS d FROM "
+                              "CUPTI_ACTIVITY_KIND_KERNEL LIMIT " +
+                              std::to_string(rows) + ") WHERE d IS NOT NULL ORDER BY d LIMIT 64"));
+  std::vector<std::string> devices;
+  for (;;) {
+    ASSIGN_OR_RETURN(bool row, ids.Step());
+    if (!row) break;
+    const int64_t id = ids.Int64(0);
+    auto it = gpu_names.find(id);
+    devices.push_back((it == gpu_names.end() ? std::string() : it->second) + " (" +
+                      std::to_string(id) + ")");
+  }
+  return devices;
+}
+
+}  // namespace
+
 Result<KernelPlaces> SampleNsysSqliteKernelPlaces(const std::filesystem::path& path,
                                                   std::string_view display_name, int64_t rows) {
   ASSIGN_OR_RETURN(SqliteDb db, SqliteDb::Open(path, display_name));
@@ -172,6 +215,9 @@ Result<KernelPlaces> SampleNsysSqliteKernelPlaces(const std::filesystem::path& p
   if (row) {
     places.devices = stmt.Int64(0);
     places.processes = stmt.Int64(1);
+  }
+  if (columns.contains("deviceId")) {
+    ASSIGN_OR_RETURN(places.device_names, SampledDeviceNames(db, tables, rows));
   }
   return places;
 }

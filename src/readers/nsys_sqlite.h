@@ -4,7 +4,9 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "stepstat/read.h"
 #include "stepstat/status.h"
@@ -53,6 +55,9 @@ Result<ReadReport> ReadNsysSqliteLaunchSide(const std::filesystem::path& path,
 struct KernelPlaces {
   int64_t devices = 0;
   int64_t processes = 0;
+  /// The sampled kernels' devices as the reader names them ("NVIDIA GB10 (0)": the name
+  /// TARGET_INFO_GPU gives the id), by id; at most 64.
+  std::vector<std::string> device_names;
 };
 Result<KernelPlaces> SampleNsysSqliteKernelPlaces(const std::filesystem::path& path,
                                                   std::string_view display_name, int64_t rows);

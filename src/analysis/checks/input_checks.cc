@@ -9,12 +9,15 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "analysis/details/data_notes.h"
 #include "analysis/pipeline/launched_kernels_sink.h"
 #include "io/byte_source.h"
 #include "readers/input_source.h"
+#include "readers/kineto_devices.h"
 #include "readers/nsys_csv_table.h"
 #include "readers/nsys_sqlite.h"
 #include "readers/resolution_sink.h"
@@ -135,17 +138,18 @@ Result<bool> DeclaresCoarseTime(const TraceInput& input) {
   return exponent > 0;
 }
 
+// What the first bytes of a Kineto trace say: the reader parses the whole file before it
+// emits an event, so the checks read a prefix of the text instead.
+struct KinetoPrefix {
+  bool whole_microseconds = false;
+  std::vector<std::string> devices;  // KinetoDevicesInPrefix
+};
+
 // A Kineto trace writes "ts" in µs; with ns clocks PyTorch writes a fraction ("ts":
-// 1700000000123.456). The reader parses the whole file before it emits an event, so the
-// first "ts" values of the text stand in: none of kKinetoSample with a fraction means µs.
-Result<bool> KinetoTimesInWholeMicroseconds(const TraceInput& input) {
+// 1700000000123.456). The first "ts" values of the text stand in: none of kKinetoSample
+// with a fraction means µs.
+bool TimesInWholeMicroseconds(std::string_view view) {
   constexpr size_t kKinetoSample = 256;
-  constexpr size_t kMaxBytes = size_t{4} << 20;
-  ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenInputSource(input));
-  ASSIGN_OR_RETURN(std::string_view view, source->Next(0));
-  while (view.size() < kMaxBytes && !source->exhausted()) {
-    ASSIGN_OR_RETURN(view, source->Next(0));
-  }
   size_t seen = 0;
   for (size_t at = view.find("\"ts\""); at != std::string_view::npos && seen < kKinetoSample;
        at = view.find("\"ts\"", at + 4)) {
@@ -157,6 +161,16 @@ Result<bool> KinetoTimesInWholeMicroseconds(const TraceInput& input) {
     ++seen;
   }
   return seen > 0;
+}
+
+Result<KinetoPrefix> ReadKinetoPrefix(const TraceInput& input) {
+  constexpr size_t kMaxBytes = size_t{4} << 20;
+  ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenInputSource(input));
+  ASSIGN_OR_RETURN(std::string_view view, source->Next(0));
+  while (view.size() < kMaxBytes && !source->exhausted()) {
+    ASSIGN_OR_RETURN(view, source->Next(0));
+  }
+  return KinetoPrefix{TimesInWholeMicroseconds(view), KinetoDevicesInPrefix(view)};
 }
 
 // Reads `input` into `sink` until the sink has had enough; the time resolution seen.
@@ -195,10 +209,14 @@ Result<InputCheckReport> CheckInputs(const SummaryInputs& inputs,
     if (!several.empty() && options.note_several_devices) {
       report.warnings.push_back(std::move(several));
     }
+    report.devices = std::move(places.device_names);
   }
   if (inputs.gpu.kind == InputKind::kKinetoJson) {
-    ASSIGN_OR_RETURN(bool whole_us, KinetoTimesInWholeMicroseconds(inputs.gpu));
-    if (whole_us) report.warnings.push_back(CoarseTimeNote(inputs.gpu.display_name, 1000));
+    ASSIGN_OR_RETURN(KinetoPrefix prefix, ReadKinetoPrefix(inputs.gpu));
+    if (prefix.whole_microseconds) {
+      report.warnings.push_back(CoarseTimeNote(inputs.gpu.display_name, 1000));
+    }
+    report.devices = std::move(prefix.devices);
   }
   if (!IsCsv(inputs.gpu.kind)) return report;
 
