@@ -54,7 +54,6 @@ Result<RecordRun> RunRecord(const RecordOptions& options) {
   }
   request.gpu = trace.side.meta.gpu;  // the model, as the diff's sides carry it
   request.policy_name = trace.policy.name;
-  request.gpu = trace.side.meta.gpu;
   request.kernels = trace.side.meta.kernels;
   request.policy_hash = PolicyIdentity(trace.policy);
   std::vector<std::filesystem::path> paths;
