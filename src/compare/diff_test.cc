@@ -4,18 +4,11 @@
 
 #include <random>
 
+#include "compare/noisy_samples.h"
 #include "stepstat/compare.h"
 
 namespace stepstat {
 namespace {
-
-std::vector<double> Noisy(double center, double spread, int n, uint64_t seed) {
-  std::mt19937_64 random(seed);
-  std::uniform_real_distribution<double> noise(-spread, spread);
-  std::vector<double> values;
-  for (int i = 0; i < n; ++i) values.push_back(center + noise(random));
-  return values;
-}
 
 Side StepsSide(std::string label, double span_ns, double spread, int n, uint64_t seed) {
   Side side;

@@ -7,18 +7,11 @@
 #include <map>
 #include <random>
 
+#include "compare/noisy_samples.h"
 #include "stepstat/compare.h"
 
 namespace stepstat {
 namespace {
-
-std::vector<double> Noisy(double center, double spread, int n, uint64_t seed) {
-  std::mt19937_64 random(seed);
-  std::uniform_real_distribution<double> noise(-spread, spread);
-  std::vector<double> values;
-  for (int i = 0; i < n; ++i) values.push_back(center + noise(random));
-  return values;
-}
 
 /// Steps of a run whose span is the sum of a GEMM part and an attention part (ms).
 Side Steps(double gemm_ms, double attention_ms, uint64_t seed, int n = 40) {
