@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 
 #include "compare/diff_internal.h"
 
@@ -69,6 +68,24 @@ void RollUpComponents(const std::vector<KernelDiff>& kernels, const SideMetadata
   }
 }
 
+/// A side's metadata as the result keeps it: the kernel table without each call's duration
+/// (read from the sides, never shown), so the calls are not copied only to be dropped.
+SideMetadata ShownMetadata(const SideMetadata& side) {
+  SideMetadata shown;
+  shown.label = side.label;
+  shown.schema = side.schema;
+  shown.policy_name = side.policy_name;
+  shown.policy_hash = side.policy_hash;
+  shown.gpu = side.gpu;
+  shown.input_format = side.input_format;
+  shown.input_hash = side.input_hash;
+  shown.kernels_complete = side.kernels_complete;
+  for (const auto& [name, totals] : side.kernels) {
+    shown.kernels[name] = {totals.count, totals.total_ns, totals.component, {}};
+  }
+  return shown;
+}
+
 /// The top N kernels by |Δ total|, and any kernel the verdict read below them.
 void KeepShownKernels(size_t top, std::vector<KernelDiff>* kernels) {
   std::vector<KernelDiff> kept;
@@ -82,11 +99,8 @@ void KeepShownKernels(size_t top, std::vector<KernelDiff>* kernels) {
 
 Result<DiffResult> Diff(const Side& base, const Side& cand, const DiffOptions& options) {
   DiffResult diff;
-  diff.base = base.meta;
-  diff.cand = cand.meta;
-  for (SideMetadata* side : {&diff.base, &diff.cand}) {
-    for (auto& [name, totals] : side->kernels) totals.calls.clear();  // read below, not shown
-  }
+  diff.base = ShownMetadata(base.meta);
+  diff.cand = ShownMetadata(cand.meta);
   diff.options = options;
   diff.headline = std::string(kHeadline);
   diff.comparability = AssessComparability(base, cand, options.allow_different);
