@@ -32,6 +32,19 @@ def stretch_plan(rows, name_column, pattern, percent):
     return ends, cumulative
 
 
+def read_csv(path):
+    with open(path, newline="") as f:
+        reader = csv.DictReader(f)
+        return reader.fieldnames, list(reader)
+
+
+def write_csv(path, columns, rows):
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
 def shift(ends, cumulative, start):
     """The added time of every stretched operation that ended at or before `start`."""
     return cumulative[bisect.bisect_right(ends, start)]
@@ -41,10 +54,7 @@ def main(in_base, out_base, regex, percent):
     pattern = re.compile(regex)
     percent = int(percent)
     gpu_in = Path(in_base + "_cuda_gpu_trace.csv")
-    with gpu_in.open(newline="") as f:
-        reader = csv.DictReader(f)
-        columns = reader.fieldnames
-        rows = list(reader)
+    columns, rows = read_csv(gpu_in)
     ends, cumulative = stretch_plan(rows, "Name", pattern, percent)
     new_times = {}  # (start, name) -> (new start, new duration)
     for row in rows:
@@ -54,17 +64,11 @@ def main(in_base, out_base, regex, percent):
             duration += duration * percent // 100
         new_times[(start, row["Name"])] = (new_start, duration)
         row["Start (ns)"], row["Duration (ns)"] = str(new_start), str(duration)
-    with open(out_base + "_cuda_gpu_trace.csv", "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(out_base + "_cuda_gpu_trace.csv", columns, rows)
 
     kern_in = Path(in_base + "_cuda_kern_exec_trace.csv")
     if kern_in.exists():
-        with kern_in.open(newline="") as f:
-            reader = csv.DictReader(f)
-            columns = reader.fieldnames
-            launches = list(reader)
+        columns, launches = read_csv(kern_in)
         for row in launches:
             key = (int(row["Kernel Start (ns)"]), row["Kernel Name"])
             if key not in new_times:
@@ -74,10 +78,7 @@ def main(in_base, out_base, regex, percent):
             row["Kernel Start (ns)"], row["Kernel Dur (ns)"] = str(start), str(duration)
             row["Queue Dur (ns)"] = str(max(0, start - queue_start))
             row["Total Dur (ns)"] = str(start + duration - int(row["API Start (ns)"]))
-        with open(out_base + "_cuda_kern_exec_trace.csv", "w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
-            writer.writeheader()
-            writer.writerows(launches)
+        write_csv(out_base + "_cuda_kern_exec_trace.csv", columns, launches)
     nvtx = Path(in_base + "_nvtx_pushpop_trace.csv")
     if nvtx.exists():
         shutil.copyfile(nvtx, out_base + "_nvtx_pushpop_trace.csv")
