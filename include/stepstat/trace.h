@@ -3,7 +3,9 @@
 // here holds a whole trace: memory grows with distinct names, not with rows.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <span>
 #include <string>
@@ -61,7 +63,13 @@ struct GpuOp {
   int64_t end_ns() const { return start_ns + duration_ns; }
 };
 
-/// One CPU API call that launched GPU work (cudaLaunchKernel, cuLaunchKernel, cudaGraphLaunch...).
+/// What a LaunchCall issued: kernels, or a copy or memset (cudaMemcpyAsync, cudaMemsetAsync...).
+/// Readers hand copy calls only to a sink that asks for them (TraceFields::kCopyCalls), so a
+/// sink that counts launches never sees one unless it asked.
+enum class CallKind : uint8_t { kKernelLaunch, kCopy };
+
+/// One CPU API call that launched GPU work (cudaLaunchKernel, cuLaunchKernel, cudaGraphLaunch...),
+/// or, when asked, one that issued a copy or memset.
 struct LaunchCall {
   int64_t api_start_ns = 0;
   int64_t api_duration_ns = 0;
@@ -76,6 +84,7 @@ struct LaunchCall {
   NameId api_name = 0;     ///< "cudaLaunchKernel"
   NameId kernel_name = 0;  ///< the launched kernel's name; an empty string when unknown
   NameId device = 0;       ///< the launched kernel's device ("GPU 3"); an empty string when unknown
+  CallKind kind = CallKind::kKernelLaunch;
 
   int64_t api_end_ns() const { return api_start_ns + api_duration_ns; }
 };
@@ -122,6 +131,9 @@ struct TraceFields {
     kKernelName = 1u << 9,
     kCallDevice = 1u << 10,
     kAllCall = (1u << 11) - 1,
+    /// Not a field but a wish: the copy and memset calls too (CallKind::kCopy), in the same
+    /// batches as the launches. Outside kAllCall, so that All() does not ask for them.
+    kCopyCalls = 1u << 11,
   };
   uint32_t op = kAllOp;
   uint32_t call = kAllCall;
@@ -162,5 +174,17 @@ class TraceSink {
   /// what it reads may override this, and a sink that wraps others adds theirs.
   virtual TraceFields reads() const { return TraceFields::All(); }
 };
+
+/// The kernel launches of `calls`: `calls` itself when it holds no copy call, else the
+/// launches copied into `scratch`. For a sink that hands batches on to one that did not ask
+/// for copy calls.
+inline std::span<const LaunchCall> WithoutCopyCalls(std::span<const LaunchCall> calls,
+                                                    std::vector<LaunchCall>& scratch) {
+  auto is_copy = [](const LaunchCall& call) { return call.kind == CallKind::kCopy; };
+  if (std::none_of(calls.begin(), calls.end(), is_copy)) return calls;
+  scratch.clear();
+  std::remove_copy_if(calls.begin(), calls.end(), std::back_inserter(scratch), is_copy);
+  return scratch;
+}
 
 }  // namespace stepstat

@@ -358,9 +358,15 @@ class EventParser {
 
   Status AddLaunchCall(const Event& event, size_t offset) {
     std::optional<std::string_view> name = UnescapeJsonString(event.name, scratch_);
-    if (!name || !IsKernelLaunchApi(NormalizeCudaApiName(*name))) return Status::Ok();
+    if (!name) return Status::Ok();
+    const std::string_view api = NormalizeCudaApiName(*name);
     LaunchCall call;
-    call.api_name = names_.Intern(NormalizeCudaApiName(*name));
+    if (IsCopyApi(api)) {
+      call.kind = CallKind::kCopy;  // kept for a sink that asks (SortedRecords::Take)
+    } else if (!IsKernelLaunchApi(api)) {
+      return Status::Ok();
+    }
+    call.api_name = names_.Intern(api);
     ASSIGN_OR_RETURN(call.api_start_ns, Time(event.ts, "ts", offset));
     ASSIGN_OR_RETURN(call.api_duration_ns, Time(event.dur, "dur", offset));
     call.pid = IntOrMinusOne(event.pid);

@@ -56,7 +56,7 @@ struct CallRecord {
   int64_t tid;
   int64_t line;
   NameId api_name;
-  uint32_t unused = 0;  ///< no padding: runs encode every byte (RunCodec), so make it zero
+  uint32_t kind = 0;  ///< CallKind; 32 bits, no padding: runs encode every byte (RunCodec)
 };
 static_assert(std::has_unique_object_representations_v<CallRecord>);
 
@@ -211,14 +211,16 @@ Status SortedRecords::Take(Records& records) {
     }
     s.op_end_max = std::max(s.op_end_max, EndOf(op.start_ns, op.duration_ns));
   }
+  const bool copy_calls = fields_.has(TraceFields::kCopyCalls);
   for (const LaunchCall& call : records.calls) {
+    if (call.kind == CallKind::kCopy && !copy_calls) continue;  // only for a sink that asks
     s.calls_in_order = s.calls_in_order && call.correlation_id >= s.last_call_id &&
                        call.api_start_ns >= s.last_call_start;
     s.last_call_id = call.correlation_id;
     s.last_call_start = call.api_start_ns;
     RETURN_IF_ERROR(s.calls->Add(CallRecord{call.correlation_id, s.call_count++, call.api_start_ns,
                                             call.api_duration_ns, call.pid, call.tid, call.line,
-                                            call.api_name}));
+                                            call.api_name, static_cast<uint32_t>(call.kind)}));
     s.call_end_max = std::max(s.call_end_max, EndOf(call.api_start_ns, call.api_duration_ns));
   }
   for (const CpuRange& range : records.ranges) {
@@ -287,6 +289,7 @@ Status SortedRecords::Join(const std::vector<NameId>& devices, NameId unknown_ke
       call.correlation_id = c.correlation_id;
       call.line = c.line;
       call.api_name = c.api_name;
+      call.kind = static_cast<CallKind>(c.kind);
       call.kernel_name = unknown_kernel;
       joined.call_seq = c.seq;
       if (c.correlation_id < 0 || group.empty()) {

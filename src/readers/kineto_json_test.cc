@@ -327,6 +327,38 @@ TEST(KinetoFixture, LaunchApisOnlyAndGraphLaunchesGetOneCallPerKernel) {
   EXPECT_EQ(sink.calls()[2].kernel_name, "");
 }
 
+// Issue 30: a sink that asks for copy calls gets the copy and memset calls too, marked as
+// such, in the same batches; other sinks never see one.
+TEST(KinetoFixture, CopyCallsOnlyForASinkThatAsks) {
+  const std::string json = R"json({"traceEvents": [
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaMemcpyAsync", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"correlation": 1}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 2, "dur": 1, "args": {"correlation": 2}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaMemsetAsync", "pid": 1, "tid": 2, "ts": 3, "dur": 1, "args": {"correlation": 3}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaStreamSynchronize", "pid": 1, "tid": 1, "ts": 4, "dur": 1, "args": {"correlation": 4}},
+  {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD", "pid": 0, "tid": 7, "ts": 5, "dur": 1, "args": {"stream": 7, "correlation": 1, "bytes": 8}},
+  {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 6, "dur": 1, "args": {"stream": 7, "correlation": 2}}
+]})json";
+  CollectingSink launches_only;
+  ASSERT_TRUE(Parse(json, launches_only).ok());
+  ASSERT_EQ(launches_only.calls().size(), 1u);
+  EXPECT_EQ(launches_only.calls()[0].api_name, "cudaLaunchKernel");
+  EXPECT_EQ(launches_only.calls()[0].call.kind, CallKind::kKernelLaunch);
+
+  CollectingSink with_copies;
+  with_copies.fields = TraceFields::All() | TraceFields{0, TraceFields::kCopyCalls};
+  ASSERT_TRUE(Parse(json, with_copies).ok());
+  ASSERT_EQ(with_copies.calls().size(), 3u);  // not cudaStreamSynchronize
+  EXPECT_EQ(with_copies.calls()[0].api_name, "cudaMemcpyAsync");
+  EXPECT_EQ(with_copies.calls()[0].call.kind, CallKind::kCopy);
+  EXPECT_EQ(with_copies.calls()[0].call.correlation_id, 1);
+  EXPECT_EQ(with_copies.calls()[0].call.kernel_start_ns, -1);  // joined to no kernel
+  EXPECT_EQ(with_copies.calls()[1].call.kind, CallKind::kKernelLaunch);
+  EXPECT_EQ(with_copies.calls()[1].kernel_name, "k");
+  EXPECT_EQ(with_copies.calls()[2].api_name, "cudaMemsetAsync");
+  EXPECT_EQ(with_copies.calls()[2].call.kind, CallKind::kCopy);
+  EXPECT_EQ(with_copies.calls()[2].call.tid, 2);
+}
+
 TEST(KinetoFixture, OldCategoriesStringIdsEscapesAndDevices) {
   CollectingSink sink;
   Result<ReadReport> report = Parse(R"json({

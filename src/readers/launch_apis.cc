@@ -48,4 +48,11 @@ bool IsKernelLaunchApi(std::string_view normalized_name) {
   return normalized_name.substr(0, kLaunchApiPrefix.size()) == kLaunchApiPrefix;
 }
 
+bool IsCopyApi(std::string_view normalized_name) {
+  for (std::string_view prefix : {"cudaMemcpy", "cudaMemset", "cuMemcpy", "cuMemset"}) {
+    if (normalized_name.starts_with(prefix)) return true;
+  }
+  return false;
+}
+
 }  // namespace stepstat

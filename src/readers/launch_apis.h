@@ -13,4 +13,8 @@ std::string_view NormalizeCudaApiName(std::string_view name);
 /// cudaGraphLaunch, cuLaunchGrid*...).
 bool IsKernelLaunchApi(std::string_view normalized_name);
 
+/// True for a normalized API name that issues a copy or memset on the GPU (cudaMemcpy*,
+/// cudaMemset*, cuMemcpy*, cuMemset*): what a GpuOp of kind memcpy or memset correlates to.
+bool IsCopyApi(std::string_view normalized_name);
+
 }  // namespace stepstat

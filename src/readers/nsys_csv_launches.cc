@@ -283,8 +283,11 @@ Result<ReadReport> ReadNsysApiTrace(ByteSource& source, std::string_view display
   ReadReport report = ReportFor(InputKind::kNsysApiTraceCsv, *table, start.column, "api-trace");
   StringPool pool;
   NameCache names(pool);
-  // Per distinct name as written: its normalized id, or -1 when it is not a launch API.
+  const bool copy_calls = sink.reads().has(TraceFields::kCopyCalls);
+  // Per distinct name as written: its normalized id, or -1 when it is not a launch API (nor
+  // a copy API the sink asked for).
   std::vector<int64_t> launch_id_by_name;
+  std::vector<bool> copy_by_name;
   RecentLaunches recent;
   std::vector<LaunchCall> batch;
   batch.reserve(kReaderBatchRows);
@@ -296,10 +299,15 @@ Result<ReadReport> ReadNsysApiTrace(ByteSource& source, std::string_view display
     if (raw >= launch_id_by_name.size()) launch_id_by_name.resize(raw + 1, -2);
     if (launch_id_by_name[raw] == -2) {
       std::string normalized(NormalizeCudaApiName(pool.Get(raw)));
-      launch_id_by_name[raw] = IsKernelLaunchApi(normalized)
+      const bool copy = copy_calls && IsCopyApi(normalized);
+      launch_id_by_name[raw] = IsKernelLaunchApi(normalized) || copy
                                    ? static_cast<int64_t>(names.Intern(normalized))
                                    : int64_t{-1};
       if (launch_id_by_name.size() < pool.size()) launch_id_by_name.resize(pool.size(), -2);
+      if (copy_by_name.size() < launch_id_by_name.size()) {
+        copy_by_name.resize(launch_id_by_name.size(), false);
+      }
+      copy_by_name[raw] = copy;
     }
     LaunchCall call;
     call.line = table->line();
@@ -309,6 +317,7 @@ Result<ReadReport> ReadNsysApiTrace(ByteSource& source, std::string_view display
     RETURN_IF_ERROR(CheckEnd(*table, duration.column, call.api_start_ns, call.api_duration_ns));
     if (launch_id_by_name[raw] < 0) continue;
     call.api_name = static_cast<NameId>(launch_id_by_name[raw]);
+    if (copy_by_name[raw]) call.kind = CallKind::kCopy;
     RETURN_IF_ERROR(ParseValue(*table, pid_col, 0, false, call.pid));
     RETURN_IF_ERROR(ParseValue(*table, tid_col, 0, false, call.tid));
     RETURN_IF_ERROR(ParseValue(*table, corr_col, 0, false, call.correlation_id));

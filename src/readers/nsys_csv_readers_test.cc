@@ -263,6 +263,30 @@ TEST(NsysApiTraceTest, KeepsOnlyKernelLaunches) {
   EXPECT_EQ(sink.calls[2].api_name, "cudaGraphLaunch");
 }
 
+// Issue 30: the copy and memset calls, marked, only for a sink that asks for them.
+TEST(NsysApiTraceTest, CopyCallsOnlyForASinkThatAsks) {
+  std::string text = "Start (ns),Duration (ns),Name,Result,CorrID,Pid,Tid,T-Pri,Thread Name\n";
+  text += "20,5,cudaLaunchKernel_v7000,0,2,4984,4985,20,main\n";
+  text += "40,5,cudaMemcpyAsync_v3020,0,4,4984,4985,20,main\n";
+  text += "45,5,cudaStreamSynchronize_v3020,0,5,4984,4985,20,main\n";
+  text += "50,5,cuMemsetD32Async,0,6,4984,4986,20,main\n";
+  for (bool ask : {false, true}) {
+    auto source = MemoryByteSource(text);
+    CollectingSink sink;
+    if (ask) sink.fields = TraceFields::All() | TraceFields{0, TraceFields::kCopyCalls};
+    ASSERT_TRUE(ReadNsysApiTrace(*source, "api.csv", sink).ok());
+    ASSERT_EQ(sink.calls.size(), ask ? 3u : 1u);
+    EXPECT_EQ(sink.calls[0].call.kind, CallKind::kKernelLaunch);
+    if (!ask) continue;
+    EXPECT_EQ(sink.calls[1].api_name, "cudaMemcpyAsync");
+    EXPECT_EQ(sink.calls[1].call.kind, CallKind::kCopy);
+    EXPECT_EQ(sink.calls[1].call.correlation_id, 4);
+    EXPECT_EQ(sink.calls[2].api_name, "cuMemsetD32Async");
+    EXPECT_EQ(sink.calls[2].call.kind, CallKind::kCopy);
+    EXPECT_EQ(sink.calls[2].call.tid, 4986);
+  }
+}
+
 // Issue 12: older nsys lists a launch under its API name and its versioned name, with one
 // correlation id; that is one launch.
 TEST(NsysApiTraceTest, VersionedNamesOfOneCorrelationIdAreOneLaunch) {

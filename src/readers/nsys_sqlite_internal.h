@@ -68,6 +68,8 @@ class DeviceNames {
 
 /// StringIds ids of kernel-launch API names → the API's normalized name, interned.
 Result<std::unordered_map<int64_t, NameId>> LaunchApiNameIds(ExportContext& context);
+/// StringIds ids of copy and memset API names (IsCopyApi) → the normalized name, interned.
+Result<std::unordered_map<int64_t, NameId>> CopyApiNameIds(ExportContext& context);
 /// The columns of CUPTI_ACTIVITY_KIND_RUNTIME; an error when it lacks start, end or nameId.
 Result<std::unordered_set<std::string>> RuntimeColumns(ExportContext& context);
 
@@ -76,7 +78,9 @@ Result<std::unordered_set<std::string>> RuntimeColumns(ExportContext& context);
 /// not captured is left out), in memory that does not grow with the trace: calls and kernels are
 /// merge-joined in correlation-id order per process (no record per kernel is kept). Calls
 /// reach `sink` in API start order unless their correlation order strays from it by more
-/// than a small window (sinks then see them unsorted). Returns the joinable calls read.
+/// than a small window (sinks then see them unsorted). When the sink asks for copy calls
+/// (TraceFields::kCopyCalls), the copy and memset calls come too, each once, joined to
+/// nothing. Returns the joinable calls read.
 Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid, TraceSink& sink);
 
 /// NVTX push/pop and start/end ranges in start order into `sink` as CpuRanges, named as

@@ -27,6 +27,21 @@ Result<std::unordered_map<int64_t, NameId>> LaunchApiNameIds(ExportContext& cont
   return ids;
 }
 
+Result<std::unordered_map<int64_t, NameId>> CopyApiNameIds(ExportContext& context) {
+  ASSIGN_OR_RETURN(SqliteStatement stmt,
+                   context.db().Prepare("SELECT id, value FROM StringIds WHERE value GLOB "
+                                        "'cu*Mem*'"));
+  std::unordered_map<int64_t, NameId> ids;
+  for (;;) {
+    ASSIGN_OR_RETURN(bool row, stmt.Step());
+    if (!row) break;
+    std::string_view name = stmt.Text(1);
+    if (IsCopyApi(NormalizeCudaApiName(name)))
+      ids.emplace(stmt.Int64(0), context.pool().Intern(NormalizeCudaApiName(name)));
+  }
+  return ids;
+}
+
 Result<std::unordered_set<std::string>> RuntimeColumns(ExportContext& context) {
   const std::string table = "CUPTI_ACTIVITY_KIND_RUNTIME";
   ASSIGN_OR_RETURN(auto columns, context.db().Columns(table));

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -43,11 +44,13 @@ struct KernelRow {
 class ProcessJoin {
  public:
   ProcessJoin(ExportContext& context, SortedScan calls, SortedScan kernels,
-              const std::unordered_map<int64_t, NameId>& api_names, DeviceNames& devices)
+              const std::unordered_map<int64_t, NameId>& api_names,
+              const std::unordered_set<int64_t>& copy_api_ids, DeviceNames& devices)
       : context_(context),
         calls_(std::move(calls)),
         kernels_(std::move(kernels)),
         api_names_(api_names),
+        copy_api_ids_(copy_api_ids),
         devices_(devices) {}
 
   /// Moves to the next joined call; false at the end.
@@ -78,6 +81,10 @@ class ProcessJoin {
       have_previous_ = true;
       previous_pid_key_ = call_pid_key_;
       previous_correlation_ = call_.correlation_id;
+      if (call_.kind == CallKind::kCopy) {  // its operation is no kernel: nothing to join
+        next_ = call_;                      // group_ stays spent: group_index_ is at its end
+        return true;
+      }
       RETURN_IF_ERROR(LoadGroup(call_pid_key_, call_.correlation_id));
       group_index_ = 0;
     }
@@ -107,6 +114,7 @@ class ProcessJoin {
     }
     call.correlation_id = row.Int64(4);  // the WHERE clause leaves out NULL ids
     call.api_name = api_names_.at(row.Int64(5));
+    if (copy_api_ids_.contains(row.Int64(5))) call.kind = CallKind::kCopy;
     call_pid_key_ = row.Int64(6);
     call_ = call;
     return Status::Ok();
@@ -177,6 +185,7 @@ class ProcessJoin {
   SortedScan calls_;
   SortedScan kernels_;
   const std::unordered_map<int64_t, NameId>& api_names_;
+  const std::unordered_set<int64_t>& copy_api_ids_;  // of api_names_' keys, the copy APIs
   DeviceNames& devices_;  // shared by the joins of one read, all on its thread
   LaunchCall call_;
   int64_t call_pid_key_ = 0;
@@ -312,6 +321,14 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
   ASSIGN_OR_RETURN(auto columns, RuntimeColumns(context));
   ASSIGN_OR_RETURN(auto launch_names, LaunchApiNameIds(context));
   if (launch_names.empty() || !context.HasTable("CUPTI_ACTIVITY_KIND_KERNEL")) return int64_t{0};
+  std::unordered_set<int64_t> copy_api_ids;
+  if (sink.reads().has(TraceFields::kCopyCalls)) {
+    ASSIGN_OR_RETURN(auto copy_names, CopyApiNameIds(context));
+    for (const auto& [id, name] : copy_names) {
+      copy_api_ids.insert(id);
+      launch_names.emplace(id, name);
+    }
+  }
   ASSIGN_OR_RETURN(auto kernel_columns, context.db().Columns("CUPTI_ACTIVITY_KIND_KERNEL"));
   for (const char* required : {"start", "end", "correlationId"}) {
     if (!kernel_columns.contains(required)) return int64_t{0};  // nothing can join
@@ -354,7 +371,7 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
     ASSIGN_OR_RETURN(SortedScan kernel_scan,
                      SortedScan::Open(context.db(), kernels, window_rows, kernel_order));
     joins.emplace_back(context, std::move(call_scan), std::move(kernel_scan), launch_names,
-                       devices);
+                       copy_api_ids, devices);
   }
 
   std::vector<bool> live(joins.size());

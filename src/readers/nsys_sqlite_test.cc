@@ -353,6 +353,27 @@ TEST(NsysSqliteFixture, ReadsAnOlderSchemaVariant) {
   EXPECT_EQ(calls[1].call.queue_duration_ns, 200);
 }
 
+// Issue 30: a sink that asks for copy calls gets the cudaMemcpy call too, joined to nothing;
+// the launches are as before.
+TEST(NsysSqliteFixture, CopyCallsOnlyForASinkThatAsks) {
+  fs::path path = BuildOldSchemaExport();
+  CollectingSink sink;
+  sink.fields = TraceFields::All() | TraceFields{0, TraceFields::kCopyCalls};
+  Result<ReadReport> report = ReadNsysSqlite(path, "old.sqlite", sink);
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  const auto& calls = sink.calls();
+  ASSERT_EQ(calls.size(), 3u);
+  EXPECT_EQ(calls[0].kernel_name, "relu");
+  EXPECT_EQ(calls[0].call.kind, CallKind::kKernelLaunch);
+  EXPECT_EQ(calls[1].api_name, "cudaMemcpy");
+  EXPECT_EQ(calls[1].call.kind, CallKind::kCopy);
+  EXPECT_EQ(calls[1].call.api_start_ns, 1900);
+  EXPECT_EQ(calls[1].call.correlation_id, 12);
+  EXPECT_EQ(calls[1].call.kernel_start_ns, -1);
+  EXPECT_EQ(calls[2].kernel_name, "void gemm<128>(float*)");
+  EXPECT_EQ(calls[2].call.kind, CallKind::kKernelLaunch);
+}
+
 TEST(NsysSqliteFixture, JoinsOnProcessAsWellAsCorrelation) {
   fs::path path = TempPath("two_processes.sqlite");
   {

@@ -59,7 +59,9 @@ Status DeviceFilterSink::OnGpuOps(std::span<const GpuOp> ops, const StringPool& 
 Status DeviceFilterSink::OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) {
   calls_.clear();
   for (const LaunchCall& call : calls) {
-    if (LaunchMatches(call.device, names)) {
+    // A copy call names no device, and reaches only a sink that joins GPU operations to
+    // their calls by id: one whose operation is on another device joins nothing here.
+    if (call.kind == CallKind::kCopy || LaunchMatches(call.device, names)) {
       calls_.push_back(call);
     } else if (names.Get(call.device).empty() && call.kernel_start_ns >= 0) {
       return ErrorAt(source_, call.line,

@@ -21,7 +21,8 @@ class DeviceFilterSink : public TraceSink {
   Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override;
   /// A launch belongs to the device of its kernel. A call whose kernel is known but whose
   /// device is not cannot be placed: an error rather than a silent drop. A call without a
-  /// kernel (Kineto keeps those) belongs to no device. A kern-exec CSV knows only DevId
+  /// kernel (Kineto keeps those) belongs to no device; a copy call (CallKind::kCopy) is passed
+  /// on whatever its device. A kern-exec CSV knows only DevId
   /// ("GPU 1"): it names the device whose Device column ends in " (1)", nsys's
   /// `printf('%s (%d)', name, deviceId)`.
   Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override;

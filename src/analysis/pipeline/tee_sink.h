@@ -22,8 +22,21 @@ class TeeSink : public TraceSink {
     for (TraceSink* sink : sinks_) RETURN_IF_ERROR(sink->OnGpuOps(ops, names));
     return Status::Ok();
   }
+  /// Copy calls go only to the sinks that asked for them (TraceFields::kCopyCalls).
   Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override {
-    for (TraceSink* sink : sinks_) RETURN_IF_ERROR(sink->OnLaunchCalls(calls, names));
+    std::span<const LaunchCall> launches_only;
+    bool filtered = false;
+    for (TraceSink* sink : sinks_) {
+      if (sink->reads().has(TraceFields::kCopyCalls)) {
+        RETURN_IF_ERROR(sink->OnLaunchCalls(calls, names));
+        continue;
+      }
+      if (!filtered) {
+        launches_only = WithoutCopyCalls(calls, scratch_);
+        filtered = true;
+      }
+      if (!launches_only.empty()) RETURN_IF_ERROR(sink->OnLaunchCalls(launches_only, names));
+    }
     return Status::Ok();
   }
   Status OnRanges(std::span<const CpuRange> ranges, const StringPool& names) override {
@@ -42,6 +55,7 @@ class TeeSink : public TraceSink {
 
  private:
   std::vector<TraceSink*> sinks_;
+  std::vector<LaunchCall> scratch_;
 };
 
 }  // namespace stepstat

@@ -19,11 +19,19 @@ struct TraceReads::Recording {
   std::vector<Batch> batches;
   ReadReport report;
 
+  /// The copy calls were recorded for the sinks that ask for them; the others get none.
   Result<ReadReport> Replay(TraceSink& sink) const {
+    const bool copy_calls = sink.reads().has(TraceFields::kCopyCalls);
+    std::vector<LaunchCall> scratch;
     for (const Batch& batch : batches) {
       switch (batch.kind) {
         case Kind::kOps: RETURN_IF_ERROR(sink.OnGpuOps(Span(ops, batch), names)); break;
-        case Kind::kCalls: RETURN_IF_ERROR(sink.OnLaunchCalls(Span(calls, batch), names)); break;
+        case Kind::kCalls: {
+          std::span<const LaunchCall> kept = Span(calls, batch);
+          if (!copy_calls) kept = WithoutCopyCalls(kept, scratch);
+          if (!kept.empty()) RETURN_IF_ERROR(sink.OnLaunchCalls(kept, names));
+          break;
+        }
         case Kind::kRanges: RETURN_IF_ERROR(sink.OnRanges(Span(ranges, batch), names)); break;
       }
     }
@@ -56,6 +64,10 @@ class Recorder : public TraceSink {
   Status OnRanges(std::span<const CpuRange> ranges, const StringPool& names) override {
     Keep(out_.ranges, ranges, Kind::kRanges, names);
     return Status::Ok();
+  }
+  /// Every field, and the copy calls, for whichever replay asks.
+  TraceFields reads() const override {
+    return TraceFields::All() | TraceFields{0, TraceFields::kCopyCalls};
   }
 
  private:

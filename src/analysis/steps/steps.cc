@@ -238,24 +238,32 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
   KeyChoice keys;
   StepKeyRuns runs;
   int64_t attributed_calls = 0;
+  int64_t copy_calls = 0;
   if (launches) {
     plan.launch_step = [&finder](const LaunchCall& call) {
       return finder.StepOf(call.pid, call.tid, call.api_start_ns);
     };
+    // Copy and memset calls join their operations to a step as launches join kernels.
+    plan.copy_calls = true;
     plan.on_launch = [&](const LaunchCall& call, int32_t step) {
       int64_t key = keys.Of(call);
       if (key >= 0) runs.Add(key, step);
-      attributed_calls += step != kNoStep;
+      if (call.kind == CallKind::kCopy) {
+        copy_calls += key >= 0;
+      } else {
+        attributed_calls += step != kNoStep;
+      }
     };
     plan.after_launches = [&runs] { runs.Freeze(); };
     plan.op_step = [&](const GpuOp& op) {
       int64_t key = keys.Of(op);
       int32_t step = key < 0 ? kUnknownKey : runs.Find(key);
       if (step != kUnknownKey) return step;
-      // A kernel with a key but no launch call around it: its call is not in the trace
-      // (queued before the capture began). A step's window would hand it work it never
-      // launched (issue 30), so it is counted apart.
-      if (op.kind == OpKind::kKernel && key >= 0) return kUnlaunched;
+      // An operation with a key but no call around it: its call is not in the trace (queued
+      // before the capture began). A step's window would hand it work it never launched
+      // (issue 30), so it is counted apart. A copy is judged so only when the launch trace
+      // records copy calls at all (docs/steps.md, "Unlaunched operations").
+      if (key >= 0 && (op.kind == OpKind::kKernel || copy_calls > 0)) return kUnlaunched;
       return closed_windows.StepOf(op.start_ns);
     };
   }
@@ -269,6 +277,7 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
     // and no per-step launch overlap.
     plan.launch_step = nullptr;
     plan.on_launch = nullptr;
+    plan.copy_calls = true;
     plan.after_launches = nullptr;
     plan.op_step = by_window;
     report.attribution = StepAttribution::kGpuTimeWindow;

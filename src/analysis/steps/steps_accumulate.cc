@@ -22,18 +22,31 @@ LaunchStepFn StepOfLaunch(const Plan& plan, bool bookkeep) {
   };
 }
 
-// The launch pass of its own that a plan with after_launches needs: bookkeeping only.
+// The plan's bookkeeping alone: on every call (the launch pass of its own that a plan with
+// after_launches needs), or on the copy calls only (beside a sink that counts the launches).
 class LaunchBookkeepingSink : public TraceSink {
  public:
-  explicit LaunchBookkeepingSink(const Plan& plan) : step_of_(StepOfLaunch(plan, true)) {}
+  enum class Calls { kAll, kCopiesOnly };
+  LaunchBookkeepingSink(const Plan& plan, Calls calls)
+      : step_of_(StepOfLaunch(plan, true)),
+        copies_only_(calls == Calls::kCopiesOnly),
+        copy_calls_(plan.copy_calls) {}
   Status OnGpuOps(std::span<const GpuOp>, const StringPool&) override { return Status::Ok(); }
   Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool&) override {
-    for (const LaunchCall& call : calls) step_of_(call);
+    for (const LaunchCall& call : calls) {
+      if (!copies_only_ || call.kind == CallKind::kCopy) step_of_(call);
+    }
     return Status::Ok();
+  }
+  TraceFields reads() const override {
+    return copy_calls_ ? TraceFields::All() | TraceFields{0, TraceFields::kCopyCalls}
+                       : TraceFields::All();
   }
 
  private:
   LaunchStepFn step_of_;
+  bool copies_only_;
+  bool copy_calls_;
 };
 
 StepAccumulators MakeAccumulators(const Policy& policy, const Classifier& classifier,
@@ -50,7 +63,7 @@ Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(
     const StepsOptions& options, const Plan& plan, StepsPasses& passes) {
   const TraceInput& launches = *LaunchSource(inputs);
   if (plan.after_launches) {
-    LaunchBookkeepingSink bookkeeping(plan);
+    LaunchBookkeepingSink bookkeeping(plan, LaunchBookkeepingSink::Calls::kAll);
     RETURN_IF_ERROR(passes.reads.LaunchSide(launches, bookkeeping).status());
     plan.after_launches();
   }
@@ -121,8 +134,11 @@ Result<std::vector<StepTotals>> AccumulateHolding(const StepsInputs& inputs, con
   StepAccumulators steps = MakeAccumulators(policy, classifier, options, plan, hold);
   if (plan.launch_step) {
     StepLaunchSink launch_sink(steps, StepOfLaunch(plan, true));
+    std::optional<LaunchBookkeepingSink> copies;  // the tee hands copy calls to it alone
+    if (plan.copy_calls) copies.emplace(plan, LaunchBookkeepingSink::Calls::kCopiesOnly);
+    TeeSink both{&launch_sink, copies ? &*copies : nullptr};
     const TraceInput& source = *LaunchSource(inputs);
-    RETURN_IF_ERROR(passes.reads.LaunchSide(source, launch_sink).status());  // finishes them
+    RETURN_IF_ERROR(passes.reads.LaunchSide(source, both).status());  // finishes them
   }
   if (plan.after_launches) plan.after_launches();
   StepGpuSink gpu_sink(steps, plan.op_step, inputs.trace.gpu.display_name);

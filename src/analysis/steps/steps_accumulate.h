@@ -20,6 +20,9 @@ struct Plan {
   // Optional: bookkeeping on each call of the launch pass (not on replays); it runs on the
   // launch reader's thread unless after_launches is set.
   std::function<void(const LaunchCall&, int32_t)> on_launch;
+  // Whether on_launch sees the copy and memset calls too (CallKind::kCopy, with the step
+  // launch_step gives them): bookkeeping only, never counted as a step's launches.
+  bool copy_calls = false;
   std::function<int32_t(const GpuOp&)> op_step;
   // Optional: GPU operations find their step only once every launch call was seen (the
   // key → step runs); the launch bookkeeping then gets a pass of its own first.
