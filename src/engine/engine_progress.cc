@@ -4,6 +4,8 @@
 #include <system_error>
 
 #include "io/read_progress.h"
+#include "readers/nsys_base.h"
+#include "stepstat/platform.h"
 
 namespace stepstat {
 
@@ -64,23 +66,11 @@ void PlanReads(const StepsInputs& inputs, PlannedRun run) {
 uint64_t InputArgumentBytes(const fs::path& input) {
   std::error_code ec;
   if (fs::is_regular_file(input, ec)) return FileBytes(input);
-  // As ResolveInputs finds a base's files: the first GPU trace and launch trace present.
+  // As ResolveInputs finds a base's files: its GPU trace and launch trace.
+  const NsysBaseFiles base = FindNsysBaseFiles(PathToUtf8(input));
   uint64_t bytes = 0;
-  for (const auto& suffixes :
-       {std::initializer_list<const char*>{"_cuda_gpu_trace.csv", "_cuda_gpu_trace.csv.gz",
-                                           "_cuda_gpu_trace.csv.zst", "_gputrace.csv"},
-        std::initializer_list<const char*>{"_cuda_kern_exec_trace.csv",
-                                           "_cuda_kern_exec_trace.csv.gz",
-                                           "_cuda_kern_exec_trace.csv.zst", "_cuda_api_trace.csv",
-                                           "_cuda_api_trace.csv.gz", "_cuda_api_trace.csv.zst"}}) {
-    for (const char* suffix : suffixes) {
-      fs::path file = input;
-      file += suffix;
-      if (const uint64_t size = FileBytes(file); size > 0) {
-        bytes += size;
-        break;
-      }
-    }
+  for (const auto& file : {base.gpu_trace, base.launches}) {
+    if (file) bytes += FileBytes(PathFromUtf8(*file));
   }
   return bytes;
 }

@@ -18,6 +18,7 @@
 #include "io/read_progress.h"
 #include "ranks/thread_pool.h"
 #include "readers/kineto_rank.h"
+#include "readers/nsys_base.h"
 #include "stepstat/output.h"
 #include "stepstat/platform.h"
 
@@ -35,17 +36,6 @@ bool EndsWith(const std::string& s, std::string_view suffix) {
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-/// The nsys base a GPU-trace file stands for, or "" when it is not one.
-std::string BaseOf(const std::string& name) {
-  for (std::string_view compression : {"", ".gz", ".zst"}) {
-    for (std::string_view report : {"_cuda_gpu_trace.csv", "_gputrace.csv"}) {
-      std::string suffix = std::string(report) + std::string(compression);
-      if (EndsWith(name, suffix)) return name.substr(0, name.size() - suffix.size());
-    }
-  }
-  return "";
-}
-
 bool IsWholeTrace(const std::string& name) {
   for (std::string_view ending :
        {".sqlite", ".pt.trace.json", ".pt.trace.json.gz", ".pt.trace.json.zst"}) {
@@ -60,9 +50,9 @@ Result<std::vector<fs::path>> TracesIn(const fs::path& directory) {
   std::error_code ec;
   for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
     if (!it->is_regular_file(ec)) continue;
-    const std::string name = it->path().filename().string();
-    if (std::string base = BaseOf(name); !base.empty()) {
-      fs::path path = directory / base;
+    const std::string name = PathToUtf8(it->path().filename());
+    if (std::string base = NsysBaseOfGpuTrace(name); !base.empty()) {
+      fs::path path = directory / PathFromUtf8(base);
       if (std::find(traces.begin(), traces.end(), path) == traces.end()) traces.push_back(path);
     } else if (IsWholeTrace(name)) {
       traces.push_back(it->path());
@@ -80,10 +70,8 @@ Result<std::vector<fs::path>> TracesIn(const fs::path& directory) {
 uintmax_t TraceBytes(const fs::path& trace) {
   std::error_code ec;
   if (fs::is_regular_file(trace, ec)) return fs::file_size(trace, ec);
-  for (std::string_view suffix : {"_cuda_gpu_trace.csv", "_cuda_gpu_trace.csv.gz",
-                                  "_cuda_gpu_trace.csv.zst", "_gputrace.csv"}) {
-    fs::path file = trace.string() + std::string(suffix);
-    uintmax_t size = fs::file_size(file, ec);
+  if (auto gpu = FindNsysBaseFiles(PathToUtf8(trace)).gpu_trace) {
+    uintmax_t size = fs::file_size(PathFromUtf8(*gpu), ec);
     if (!ec) return size;
   }
   return 0;

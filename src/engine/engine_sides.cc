@@ -4,16 +4,13 @@
 #include <system_error>
 #include <utility>
 
+#include "readers/nsys_base.h"
+
 namespace stepstat {
 
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr std::string_view kGpuTraceSuffix = "_cuda_gpu_trace.csv";
-constexpr std::string_view kNvtxSuffix = "_nvtx_pushpop_trace.csv";
-
-bool EndsWith(std::string_view text, std::string_view end) { return text.ends_with(end); }
 
 // The whole run's summary values of `run.inputs`, as a side.
 Result<Side> WholeRunSide(const RunOptions& run, std::string label) {
@@ -23,40 +20,15 @@ Result<Side> WholeRunSide(const RunOptions& run, std::string label) {
 
 }  // namespace
 
-std::vector<fs::path> WithStepRanges(const std::vector<std::string>& args) {
-  std::vector<fs::path> inputs(args.begin(), args.end());
-  for (const std::string& arg : args) {
-    if (EndsWith(arg, kNvtxSuffix)) return inputs;
-  }
-  for (const std::string& arg : args) {
-    std::error_code ec;
-    if (fs::exists(arg, ec)) continue;  // a file, not a base
-    fs::path ranges = arg + std::string(kNvtxSuffix);
-    if (fs::is_regular_file(ranges, ec)) {
-      inputs.push_back(ranges);
-      break;
-    }
-  }
-  return inputs;
-}
-
 std::string LabelOf(const std::vector<std::string>& args) {
-  if (args.empty()) return "";
-  std::string name = fs::path(args.front()).filename().string();
-  for (std::string_view end :
-       {std::string_view(".gz"), std::string_view(".zst"), std::string_view(".json"),
-        std::string_view(".pt.trace"), std::string_view(".sqlite"), std::string_view(".nsys-rep"),
-        kGpuTraceSuffix, std::string_view("_cuda_kern_exec_trace.csv")}) {
-    if (EndsWith(name, end) && name.size() > end.size()) name.resize(name.size() - end.size());
-  }
-  return name;
+  return args.empty() ? "" : RunNameOf(fs::path(args.front()).filename().string());
 }
 
 Result<TraceRun> ReadTraceRun(const RunOptions& run, const std::vector<std::string>& args) {
   TraceRun trace;
   const std::string label = LabelOf(args);
-  RunOptions stepped = run;
-  stepped.inputs = WithStepRanges(args);
+  RunOptions stepped = run;  // an nsys base's NVTX report beside it cuts the steps
+  stepped.inputs.assign(args.begin(), args.end());
   Result<StepsResult> steps = RunSteps(stepped);
   if (steps.ok()) {
     trace.side = SideFromSteps(steps->report, steps->context.policy, label);

@@ -14,10 +14,6 @@
 
 namespace stepstat {
 
-/// `args`, plus BASE_nvtx_pushpop_trace.csv for an nsys base BASE that has one beside it and
-/// no NVTX CSV among `args` already: how a side's steps are cut unless told otherwise.
-std::vector<std::filesystem::path> WithStepRanges(const std::vector<std::string>& args);
-
 /// How a side is named: the first input's base name ("run" for run_cuda_gpu_trace.csv,
 /// run.sqlite or run.pt.trace.json.gz).
 std::string LabelOf(const std::vector<std::string>& args);

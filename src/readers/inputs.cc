@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "readers/input_source.h"
+#include "readers/nsys_base.h"
 #include "readers/nsys_csv_header.h"
 #include "readers/nsys_rep.h"
 #include "stepstat/platform.h"
@@ -20,21 +21,6 @@ namespace fs = std::filesystem;
 bool IsFile(const std::string& name) {
   std::error_code ec;
   return fs::is_regular_file(PathFromUtf8(name), ec);
-}
-
-// `nsys stats` names each report's file <base>_<report>.csv; before 2021.2 the GPU trace
-// report was called gputrace.
-// Each may be compressed (the byte source detects .gz and .zst by their magic); the plain
-// file wins when both exist.
-std::optional<std::string> FirstExisting(const std::string& base,
-                                         std::initializer_list<const char*> suffixes) {
-  for (const char* suffix : suffixes) {
-    for (const char* compression : {"", ".gz", ".zst"}) {
-      std::string name = base + suffix + compression;
-      if (IsFile(name)) return name;
-    }
-  }
-  return std::nullopt;
 }
 
 Result<TraceInput> Detected(const std::string& name) {
@@ -52,8 +38,8 @@ Result<std::vector<TraceInput>> ResolveInputFiles(const std::vector<std::string>
       files.push_back(std::move(input));
       continue;
     }
-    std::optional<std::string> gpu = FirstExisting(arg, {"_cuda_gpu_trace.csv", "_gputrace.csv"});
-    if (!gpu) {
+    const NsysBaseFiles base = FindNsysBaseFiles(arg);
+    if (!base.gpu_trace) {
       std::error_code ec;
       if (fs::exists(PathFromUtf8(arg), ec)) return ErrorAt(arg, 0, "not a regular file");
       // A name with an extension was meant as a file, not as an nsys output base.
@@ -62,11 +48,10 @@ Result<std::vector<TraceInput>> ResolveInputFiles(const std::vector<std::string>
                      "no such file, and no nsys output " + arg +
                          "_cuda_gpu_trace.csv (or .csv.gz, .csv.zst) beside it");
     }
-    ASSIGN_OR_RETURN(TraceInput gpu_input, Detected(*gpu));
+    ASSIGN_OR_RETURN(TraceInput gpu_input, Detected(*base.gpu_trace));
     files.push_back(std::move(gpu_input));
-    // The kernel-exec trace pairs each launch with its kernel; the api trace is the fallback.
-    if (auto launches = FirstExisting(arg, {"_cuda_kern_exec_trace.csv", "_cuda_api_trace.csv"})) {
-      ASSIGN_OR_RETURN(TraceInput launch_input, Detected(*launches));
+    if (base.launches) {
+      ASSIGN_OR_RETURN(TraceInput launch_input, Detected(*base.launches));
       files.push_back(std::move(launch_input));
     }
   }

@@ -3,8 +3,10 @@
 #include <CLI/CLI.hpp>
 #include <charconv>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "commands.h"
 #include "stepstat/platform.h"
@@ -82,8 +84,15 @@ void AddSynthCommand(CLI::App& app, Action& action) {
         std::fprintf(stderr, "stepstat: %s\n", result.status().message().c_str());
         return 2;
       }
-      std::string files = result->gpu_trace.string();
-      if (!result->kern_exec_trace.empty()) files += " and " + result->kern_exec_trace.string();
+      // "a, b and c": every file written, the NVTX report too.
+      std::vector<std::string> written = {PathToUtf8(result->gpu_trace)};
+      for (const std::filesystem::path& also : {result->kern_exec_trace, result->nvtx_trace}) {
+        if (!also.empty()) written.push_back(PathToUtf8(also));
+      }
+      std::string files = written.front();
+      for (size_t i = 1; i < written.size(); ++i) {
+        files += (i + 1 == written.size() ? " and " : ", ") + written[i];
+      }
       std::fprintf(stderr, "wrote %s (%lld GPU rows, %lld launches, %.1f MB)\n", files.c_str(),
                    static_cast<long long>(result->gpu_rows),
                    static_cast<long long>(result->kern_exec_rows),
