@@ -91,7 +91,7 @@ enum class InputRole { kGpuOperations, kLaunches, kStepRanges };
 struct ResolvedInput {
   std::string name;            ///< how messages and `source_*` fields name it
   std::filesystem::path path;  ///< empty when it was handed over in memory
-  InputKind kind = InputKind::kNsysGpuTraceCsv;
+  InputKind kind{};
   InputRole role = InputRole::kGpuOperations;
 };
 

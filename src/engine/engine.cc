@@ -13,6 +13,7 @@
 #include "engine/engine_progress.h"
 #include "engine/engine_steps.h"
 #include "io/read_progress.h"
+#include "readers/input_traits.h"
 #include "stepstat/input_checks.h"
 #include "stepstat/platform.h"
 
@@ -117,7 +118,7 @@ Result<SummaryResult> RunSummary(const RunOptions& options) {
   // kernel listing counts it). Else the hint reads the trace's kernel names again.
   std::vector<KernelDetails> kernel_totals;
   const bool whole_trace = options.step.empty() && options.device.empty() &&
-                           run.inputs.trace.gpu.kind != InputKind::kNsysKernExecTraceCsv;
+                           !OpsAreItsLaunchRows(run.inputs.trace.gpu.kind);
   Result<StepStats> stats = Status::Error("not run");
   ChosenStep chosen;
   if (!options.step.empty()) {
@@ -165,7 +166,7 @@ Result<KernelsResult> RunKernels(const RunOptions& options) {
   PlanReads(inputs, PlannedRun::kKernels);
   ASSIGN_OR_RETURN(RunContext context, Prepare(options, inputs, /*check=*/false));
   const TraceInput& gpu = inputs.trace.gpu;
-  ASSIGN_OR_RETURN(std::vector<KernelDetails> kernels, gpu.kind == InputKind::kNsysGpuKernSumCsv
+  ASSIGN_OR_RETURN(std::vector<KernelDetails> kernels, IsKernelSummary(gpu.kind)
                                                            ? ListKernelsOfSummary(gpu, policy)
                                                            : ListKernels(inputs.trace, policy));
   if (auto hint = SuggestBuiltinPolicy(policy, kernels); hint.ok()) {

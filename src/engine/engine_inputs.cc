@@ -7,6 +7,7 @@
 #include <system_error>
 #include <utility>
 
+#include "readers/input_traits.h"
 #include "readers/inputs.h"
 
 namespace stepstat {
@@ -52,7 +53,7 @@ Result<StepsInputs> ResolveStepsRunInputs(const RunOptions& options) {
   StepsInputs inputs;
   std::vector<TraceInput> trace;
   for (TraceInput& file : files) {
-    if (file.kind != InputKind::kNsysNvtxTraceCsv) {
+    if (!IsStepRanges(file.kind)) {
       trace.push_back(std::move(file));
     } else if (inputs.ranges) {
       return ErrorAt(file.display_name, 0,
@@ -83,7 +84,7 @@ Result<SummaryInputs> ResolveKernelsInputs(const RunOptions& options) {
     const InputBytes& in_memory = options.input_bytes.front();
     ASSIGN_OR_RETURN(alone, InMemoryInput(in_memory.name, in_memory.bytes));
   }
-  if (alone && alone->kind == InputKind::kNsysGpuKernSumCsv) {
+  if (alone && IsKernelSummary(alone->kind)) {
     SummaryInputs inputs;
     inputs.gpu = std::move(*alone);
     return inputs;
@@ -98,7 +99,7 @@ std::vector<fs::path> InputFiles(const StepsInputs& inputs) {
   };
   add(inputs.trace.gpu);
   if (inputs.trace.launches) add(*inputs.trace.launches);
-  if (inputs.trace.gpu.kind == InputKind::kNsysRep) {
+  if (ExportedBeforeReading(inputs.trace.gpu.kind)) {
     files.push_back(fs::path(inputs.trace.gpu.path).replace_extension(".sqlite"));
   }
   if (inputs.ranges) add(*inputs.ranges);

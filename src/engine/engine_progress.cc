@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include "io/read_progress.h"
+#include "readers/input_traits.h"
 #include "readers/nsys_base.h"
 #include "stepstat/platform.h"
 
@@ -29,8 +30,8 @@ uint64_t FileBytes(const fs::path& path) {
 // whatever the passes (trace_reads.h). SQLite reads the pages its queries need, a share of
 // the file not known before: nothing planned; each open counts (readers/sqlite_progress_vfs.h).
 int WholeReads(const TraceInput& input, InputRole role, bool has_ranges, PlannedRun run) {
-  if (input.kind == InputKind::kKinetoJson) return 1;
-  if (input.kind == InputKind::kNsysSqlite || input.kind == InputKind::kNsysRep) return 0;
+  if (ParsedOnceAndReplayed(input.kind)) return 1;
+  if (ReadByQueries(input.kind) || ExportedBeforeReading(input.kind)) return 0;
   const int replay = run == PlannedRun::kOneStep ? 1 : 0;
   switch (role) {
     case InputRole::kGpuOperations:

@@ -17,6 +17,7 @@
 #include "engine/engine_progress.h"
 #include "io/read_progress.h"
 #include "ranks/thread_pool.h"
+#include "readers/input_traits.h"
 #include "readers/kineto_rank.h"
 #include "readers/nsys_base.h"
 #include "stepstat/output.h"
@@ -137,7 +138,7 @@ Result<Partial> PartialOfSummary(const SummaryResult& summary, const std::string
   if (!rank) {
     // A PyTorch profiler trace may say which rank it is (torch.distributed's).
     for (const ResolvedInput& input : summary.context.inputs) {
-      if (input.kind != InputKind::kKinetoJson || input.path.empty()) continue;
+      if (!IsPyTorchProfilerTrace(input.kind) || input.path.empty()) continue;
       ASSIGN_OR_RETURN(rank, KinetoRankOfFile(input.path, input.name));
       if (rank) source = kRankFromContent;
     }

@@ -12,16 +12,17 @@
 #include "engine/engine_inputs.h"
 #include "engine/engine_steps.h"
 #include "io/read_progress.h"
+#include "readers/input_traits.h"
 #include "stepstat/platform.h"
 
 namespace stepstat {
 
 namespace {
 
-bool IsStepRanges(const TraceInput& input) {
+bool IsStepRangesFile(const TraceInput& input) {
   Result<InputKind> kind = input.bytes ? DetectInputKindOfBytes(*input.bytes, input.display_name)
                                        : DetectInputKind(input.path, input.display_name);
-  return kind.ok() && *kind == InputKind::kNsysNvtxTraceCsv;
+  return kind.ok() && IsStepRanges(*kind);
 }
 
 // The summary reads the trace without its step ranges: an NVTX CSV is no GPU trace. A name
@@ -32,12 +33,12 @@ RunOptions SummaryOptions(const RunOptions& run) {
   summary.inputs.clear();
   summary.input_bytes.clear();
   for (const std::filesystem::path& path : run.inputs) {
-    if (!IsStepRanges({path, PathToUtf8(path)})) summary.inputs.push_back(path);
+    if (!IsStepRangesFile({path, PathToUtf8(path)})) summary.inputs.push_back(path);
   }
   for (const InputBytes& bytes : run.input_bytes) {
     TraceInput input{{}, bytes.name};
     input.bytes = bytes.bytes;
-    if (!IsStepRanges(input)) summary.input_bytes.push_back(bytes);
+    if (!IsStepRangesFile(input)) summary.input_bytes.push_back(bytes);
   }
   return summary;
 }

@@ -17,6 +17,7 @@
 #include "analysis/pipeline/launched_kernels_sink.h"
 #include "io/byte_source.h"
 #include "readers/input_source.h"
+#include "readers/input_traits.h"
 #include "readers/kineto_devices.h"
 #include "readers/nsys_csv_table.h"
 #include "readers/nsys_sqlite.h"
@@ -29,11 +30,6 @@ namespace {
 
 // What stops a reader once the prefix is read: a status no reader produces.
 const char kEnough[] = "input check: prefix read";
-
-bool IsCsv(InputKind kind) {
-  return kind == InputKind::kNsysGpuTraceCsv || kind == InputKind::kNsysKernExecTraceCsv ||
-         kind == InputKind::kNsysApiTraceCsv;
-}
 
 // The first launch rows: the keys that join them to kernels.
 class LaunchPrefix : public TraceSink {
@@ -200,7 +196,7 @@ int64_t CountMatched(std::vector<std::pair<int64_t, int64_t>>& kernels,
 Result<InputCheckReport> CheckInputs(const SummaryInputs& inputs,
                                      const InputCheckOptions& options) {
   InputCheckReport report;
-  if (inputs.gpu.kind == InputKind::kNsysSqlite) {
+  if (ReadByQueries(inputs.gpu.kind)) {
     ASSIGN_OR_RETURN(KernelPlaces places,
                      SampleNsysSqliteKernelPlaces(inputs.gpu.path, inputs.gpu.display_name,
                                                   static_cast<int64_t>(options.gpu_rows)));
@@ -211,14 +207,14 @@ Result<InputCheckReport> CheckInputs(const SummaryInputs& inputs,
     }
     report.devices = std::move(places.device_names);
   }
-  if (inputs.gpu.kind == InputKind::kKinetoJson) {
+  if (IsPyTorchProfilerTrace(inputs.gpu.kind)) {
     ASSIGN_OR_RETURN(KinetoPrefix prefix, ReadKinetoPrefix(inputs.gpu));
     if (prefix.whole_microseconds) {
       report.warnings.push_back(CoarseTimeNote(inputs.gpu.display_name, 1000));
     }
     report.devices = std::move(prefix.devices);
   }
-  if (!IsCsv(inputs.gpu.kind)) return report;
+  if (!IsNsysCsvTrace(inputs.gpu.kind)) return report;
 
   LaunchPrefix launches(options.launch_rows);
   const TraceInput* launch_file = inputs.launches ? &*inputs.launches : nullptr;
@@ -233,7 +229,7 @@ Result<InputCheckReport> CheckInputs(const SummaryInputs& inputs,
   GpuPrefix gpu(options.gpu_rows, launches.by_correlation(), launches.latest_kernel_start(),
                 join ? 4 * options.launch_rows : 0);
   LaunchedKernelsSink kern_exec_kernels(gpu, /*forward_launch_calls=*/false);
-  TraceSink& gpu_sink = inputs.gpu.kind == InputKind::kNsysKernExecTraceCsv
+  TraceSink& gpu_sink = OpsAreItsLaunchRows(inputs.gpu.kind)
                             ? static_cast<TraceSink&>(kern_exec_kernels)
                             : static_cast<TraceSink&>(gpu);
   ASSIGN_OR_RETURN(int64_t gpu_resolution, ReadPrefix(inputs.gpu, gpu_sink));

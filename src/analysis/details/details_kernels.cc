@@ -11,6 +11,7 @@
 #include "analysis/details/kernel_spreads.h"
 #include "io/byte_source.h"
 #include "readers/input_source.h"
+#include "readers/input_traits.h"
 #include "readers/nsys_csv_kern_sum.h"
 #include "stepstat/details.h"
 
@@ -106,7 +107,7 @@ std::vector<KernelSpread> KernelSpreadsSink::Take() {
 
 Result<std::vector<KernelDetails>> ListKernels(const SummaryInputs& inputs, const Policy& policy) {
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
-  KernelNameSink sink(inputs.gpu.kind == InputKind::kNsysKernExecTraceCsv,
+  KernelNameSink sink(OpsAreItsLaunchRows(inputs.gpu.kind),
                       /*keep_durations=*/true);
   RETURN_IF_ERROR(ReadInput(inputs.gpu, sink).status());
   std::vector<KernelDetails> kernels = KernelsByTime(sink.totals(), policy, classifier);
@@ -123,7 +124,7 @@ Result<std::vector<KernelDetails>> ListKernels(const SummaryInputs& inputs, cons
 
 Result<std::vector<KernelSpread>> KernelSpreadsOf(const SummaryInputs& inputs,
                                                   const std::vector<std::string>& names) {
-  KernelSpreadsSink sink(names, inputs.gpu.kind == InputKind::kNsysKernExecTraceCsv);
+  KernelSpreadsSink sink(names, OpsAreItsLaunchRows(inputs.gpu.kind));
   RETURN_IF_ERROR(ReadInput(inputs.gpu, sink).status());
   return sink.Take();
 }
@@ -131,7 +132,7 @@ Result<std::vector<KernelSpread>> KernelSpreadsOf(const SummaryInputs& inputs,
 Result<std::vector<KernelDetails>> ListKernelTotals(const SummaryInputs& inputs,
                                                     const Policy& policy) {
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
-  KernelNameSink sink(inputs.gpu.kind == InputKind::kNsysKernExecTraceCsv,
+  KernelNameSink sink(OpsAreItsLaunchRows(inputs.gpu.kind),
                       /*keep_durations=*/false);
   RETURN_IF_ERROR(ReadInput(inputs.gpu, sink).status());
   return KernelsByTime(sink.totals(), policy, classifier);

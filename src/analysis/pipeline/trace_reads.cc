@@ -1,6 +1,7 @@
 #include "analysis/pipeline/trace_reads.h"
 
 #include "analysis/pipeline/launched_kernels_sink.h"
+#include "readers/input_traits.h"
 #include "readers/nsys_sqlite.h"
 
 namespace stepstat {
@@ -89,7 +90,7 @@ TraceReads::TraceReads() = default;
 TraceReads::~TraceReads() = default;
 
 Result<const TraceReads::Recording*> TraceReads::RecordingOf(const TraceInput& input) {
-  if (input.kind != InputKind::kKinetoJson) return nullptr;
+  if (!ParsedOnceAndReplayed(input.kind)) return nullptr;
   for (const auto& [kept, recording] : recordings_) {
     if (kept == &input) return recording.get();
   }
@@ -107,10 +108,10 @@ Result<ReadReport> TraceReads::Whole(const TraceInput& input, TraceSink& sink) {
 }
 
 Result<ReadReport> TraceReads::GpuSide(const TraceInput& input, TraceSink& sink) {
-  if (input.kind == InputKind::kNsysSqlite) {
+  if (ReadByQueries(input.kind)) {
     return ReadNsysSqliteGpuSide(input.path, input.display_name, sink);
   }
-  if (input.kind == InputKind::kNsysKernExecTraceCsv) {
+  if (OpsAreItsLaunchRows(input.kind)) {
     LaunchedKernelsSink launched(sink, /*forward_launch_calls=*/false);
     return ReadInput(input, launched);
   }
@@ -118,7 +119,7 @@ Result<ReadReport> TraceReads::GpuSide(const TraceInput& input, TraceSink& sink)
 }
 
 Result<ReadReport> TraceReads::LaunchSide(const TraceInput& input, TraceSink& sink) {
-  if (input.kind == InputKind::kNsysSqlite) {
+  if (ReadByQueries(input.kind)) {
     return ReadNsysSqliteLaunchSide(input.path, input.display_name, sink);
   }
   return Whole(input, sink);

@@ -27,6 +27,7 @@
 #include "analysis/steps/steps_sink.h"
 #include "analysis/steps/steps_source.h"
 #include "analysis/steps/steps_then.h"
+#include "readers/input_traits.h"
 
 namespace stepstat {
 
@@ -123,7 +124,7 @@ Status Conclude(const StepsInputs& inputs, const Plan& plan, const Policy& polic
   // TraceReads, which is not for two threads.)
   const TraceInput* launches = plan.launch_step ? LaunchSource(inputs) : nullptr;
   if (then && early && launches && launches != &inputs.trace.gpu &&
-      launches->kind != InputKind::kKinetoJson && launches->kind != InputKind::kNsysSqlite) {
+      !ParsedOnceAndReplayed(launches->kind) && !ReadByQueries(launches->kind)) {
     // Which steps: the routes' sinks are thrown away, the residue pass asks for fresh ones.
     for (const StepRoute& route : early(report)) {
       early_read.keepers.push_back(std::make_unique<KeptCallsSink>());

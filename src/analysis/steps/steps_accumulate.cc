@@ -7,6 +7,7 @@
 #include "analysis/pipeline/two_sides.h"
 #include "analysis/steps/step_overlap_meter.h"
 #include "analysis/steps/steps_sink.h"
+#include "readers/input_traits.h"
 
 namespace stepstat {
 
@@ -153,14 +154,10 @@ Result<std::vector<StepTotals>> AccumulateHolding(const StepsInputs& inputs, con
 
 }  // namespace
 
-bool HoldsLaunchesAndOps(InputKind kind) {
-  return kind == InputKind::kNsysSqlite || kind == InputKind::kKinetoJson;
-}
-
 const TraceInput* LaunchSource(const StepsInputs& inputs) {
   if (inputs.trace.launches) return &*inputs.trace.launches;
   InputKind kind = inputs.trace.gpu.kind;
-  if (HoldsLaunchesAndOps(kind) || kind == InputKind::kNsysKernExecTraceCsv) {
+  if (CarriesLaunches(kind)) {
     return &inputs.trace.gpu;
   }
   return nullptr;
@@ -171,7 +168,7 @@ Result<std::vector<StepTotals>> Accumulate(const StepsInputs& inputs, const Poli
                                            const StepsOptions& options, const Plan& plan,
                                            StepsPasses& passes) {
   // A Kineto trace's records are held anyway (trace_reads.h): its sides are replayed in turn.
-  if (plan.launch_step && !passes.order.hold() && inputs.trace.gpu.kind != InputKind::kKinetoJson) {
+  if (plan.launch_step && !passes.order.hold() && !ParsedOnceAndReplayed(inputs.trace.gpu.kind)) {
     ASSIGN_OR_RETURN(std::optional<std::vector<StepTotals>> streamed,
                      AccumulateStreaming(inputs, policy, classifier, options, plan, passes));
     if (streamed) return std::move(*streamed);

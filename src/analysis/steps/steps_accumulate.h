@@ -29,8 +29,6 @@ struct Plan {
   std::function<void()> after_launches;
 };
 
-/// Whether one file holds both GPU operations and launch calls.
-bool HoldsLaunchesAndOps(InputKind kind);
 /// The file that holds launch calls, if any.
 const TraceInput* LaunchSource(const StepsInputs& inputs);
 

@@ -22,6 +22,7 @@
 #include "analysis/summary/summarize_replay.h"
 #include "analysis/summary/summary_sinks.h"
 #include "analysis/summary/summary_values.h"
+#include "readers/input_traits.h"
 #include "readers/nsys_sqlite.h"
 #include "stepstat/details.h"
 #include "stepstat/step_stats.h"
@@ -78,7 +79,7 @@ Status ReadSide(const TraceInput& input, Part part, SqliteScan scan, const std::
   // A kern-exec trace read as the GPU side stands in for the GPU trace (and, on one thread,
   // supplies the launch calls too).
   LaunchedKernelsSink launched_kernels(in_order, /*forward_launch_calls=*/launch.has_value());
-  TraceSink& sink = gpu && input.kind == InputKind::kNsysKernExecTraceCsv
+  TraceSink& sink = gpu && OpsAreItsLaunchRows(input.kind)
                         ? static_cast<TraceSink&>(launched_kernels)
                         : static_cast<TraceSink&>(in_order);
   Result<ReadReport> read = ReadPart(input, part, sink, scan);
@@ -102,7 +103,7 @@ void NoteOrderBreak(const StartOrder& order, Details& details) {
 // meter (and a record per kernel for the join): read the halves on two threads instead.
 // --details keeps the one-thread read, whose per-input report it prints.
 bool SplitsSqlite(const SummaryInputs& inputs, const Details* details) {
-  return !inputs.launches && inputs.gpu.kind == InputKind::kNsysSqlite && details == nullptr;
+  return !inputs.launches && ReadByQueries(inputs.gpu.kind) && details == nullptr;
 }
 
 // One pass; `details` and `kernel_totals` are null when not asked for. `scan`: how the
@@ -117,7 +118,7 @@ Result<StepStats> RunPass(const SummaryInputs& inputs, const Policy& policy,
                                                      : nullptr;
   const bool two_sides = launch_input != nullptr;
   if (!inputs.device.empty() && inputs.launches &&
-      inputs.launches->kind == InputKind::kNsysApiTraceCsv) {
+      LaunchesLackTheirKernels(inputs.launches->kind)) {
     return ErrorAt(inputs.launches->display_name, 0,
                    "a cuda_api_trace does not say which device a launch's kernel ran on, so "
                    "its launches cannot be split by device: export cuda_kern_exec_trace");
@@ -127,8 +128,8 @@ Result<StepStats> RunPass(const SummaryInputs& inputs, const Policy& policy,
   // export's launch rows come from its reader's join, which gives each kernel to one row.
   const bool want_details = details != nullptr;
   std::optional<LaunchKeyMatcher> matcher;
-  if (want_details && (two_sides || inputs.gpu.kind != InputKind::kNsysGpuTraceCsv)) {
-    matcher.emplace(/*rows_join_their_kernels=*/inputs.gpu.kind == InputKind::kNsysSqlite);
+  if (want_details && (two_sides || !IsGpuOperationsCsv(inputs.gpu.kind))) {
+    matcher.emplace(/*rows_join_their_kernels=*/ReadByQueries(inputs.gpu.kind));
   }
   LaunchKeyMatcher* shared = matcher ? &*matcher : nullptr;
   OverlapMeter meter(two_sides ? limits.max_pending_components : 0);
@@ -256,10 +257,9 @@ Result<std::vector<std::string>> ListDevices(const SummaryInputs& inputs) {
   DeviceNamesSink names;
   // A kern-exec trace alone: its kernel columns are the GPU side.
   LaunchedKernelsSink launched_kernels(names, /*forward_launch_calls=*/false);
-  TraceSink& sink = inputs.gpu.kind == InputKind::kNsysKernExecTraceCsv
-                        ? static_cast<TraceSink&>(launched_kernels)
-                        : static_cast<TraceSink&>(names);
-  const Part part = inputs.gpu.kind == InputKind::kNsysSqlite ? Part::kSqliteGpuHalf : Part::kWhole;
+  TraceSink& sink = OpsAreItsLaunchRows(inputs.gpu.kind) ? static_cast<TraceSink&>(launched_kernels)
+                                                         : static_cast<TraceSink&>(names);
+  const Part part = ReadByQueries(inputs.gpu.kind) ? Part::kSqliteGpuHalf : Part::kWhole;
   RETURN_IF_ERROR(ReadPart(inputs.gpu, part, sink).status());
   return names.devices();
 }

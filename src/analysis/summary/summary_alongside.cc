@@ -10,6 +10,7 @@
 #include "analysis/summary/summary_sinks.h"
 #include "analysis/summary/summary_values.h"
 #include "core/overlap_meter.h"
+#include "readers/input_traits.h"
 
 namespace stepstat {
 
@@ -73,10 +74,8 @@ struct SummaryAlongside::Sides {
 };
 
 bool SummaryAlongside::Fits(const SummaryInputs& inputs) {
-  return inputs.device.empty() && inputs.gpu.kind == InputKind::kNsysGpuTraceCsv &&
-         inputs.launches &&
-         (inputs.launches->kind == InputKind::kNsysKernExecTraceCsv ||
-          inputs.launches->kind == InputKind::kNsysApiTraceCsv);
+  return inputs.device.empty() && IsGpuOperationsCsv(inputs.gpu.kind) && inputs.launches &&
+         IsLaunchCsv(inputs.launches->kind);
 }
 
 Result<std::unique_ptr<SummaryAlongside>> SummaryAlongside::Create(const SummaryInputs& inputs,
