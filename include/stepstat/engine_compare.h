@@ -54,10 +54,6 @@ struct DiffRun {
 
 Result<DiffRun> RunDiff(const DiffRunOptions& options);
 
-/// Reads one side (see DiffRunOptions).
-Result<Side> LoadSide(const std::vector<std::string>& args, const DiffRunOptions& options,
-                      std::vector<std::string>* warnings);
-
 struct RecordOptions {
   std::vector<std::string> inputs;  ///< trace INPUTs, as for a diff side
   RunOptions run;                   ///< policy and step cutting, as for a diff side

@@ -1,4 +1,4 @@
-// RunDiff and LoadSide: a side from traces (cut into steps through RunSteps, its kernel table
+// RunDiff: a side from traces (cut into steps through RunSteps, its kernel table
 // through RunKernels, and its whole-run summary only when the other side needs one), from a
 // JSON that stepstat wrote, or from a ledger run.
 #include <algorithm>
@@ -10,6 +10,7 @@
 
 #include "engine/engine_sides.h"
 #include "stepstat/engine_compare.h"
+#include "stepstat/platform.h"
 
 namespace stepstat {
 
@@ -25,8 +26,8 @@ bool IsReference(std::string_view arg) {
 // summary opens with "source_gpu_trace", steps and the other outputs with a stepstat schema.
 std::optional<std::string> StepstatJson(const std::string& arg) {
   std::error_code ec;
-  if (!fs::is_regular_file(arg, ec)) return std::nullopt;
-  std::ifstream file(arg, std::ios::binary);
+  if (!fs::is_regular_file(PathFromUtf8(arg), ec)) return std::nullopt;
+  std::ifstream file(PathFromUtf8(arg), std::ios::binary);
   char head[512] = {};
   file.read(head, sizeof head);
   std::string_view start(head, static_cast<size_t>(file.gcount()));
@@ -63,7 +64,7 @@ Result<LoadedSide> Load(const std::vector<std::string>& args, const DiffRunOptio
   }
   if (args.size() == 1) {
     if (std::optional<std::string> json = StepstatJson(args.front())) {
-      Result<Side> side = SideFromJson(*json, fs::path(args.front()).filename().string());
+      Result<Side> side = SideFromJson(*json, PathToUtf8(PathFromUtf8(args.front()).filename()));
       if (!side.ok()) return ErrorAt(args.front(), 0, side.status().message());
       return LoadedSide{std::move(side).value(), {}, {}, false};
     }
@@ -91,12 +92,6 @@ Result<LoadedSide> Load(const std::vector<std::string>& args, const DiffRunOptio
 }
 
 }  // namespace
-
-Result<Side> LoadSide(const std::vector<std::string>& args, const DiffRunOptions& options,
-                      std::vector<std::string>* warnings) {
-  ASSIGN_OR_RETURN(LoadedSide loaded, Load(args, options, warnings));
-  return std::move(loaded.side);
-}
 
 Result<DiffRun> RunDiff(const DiffRunOptions& options) {
   DiffRun run;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "readers/nsys_base.h"
+#include "stepstat/platform.h"
 
 namespace stepstat {
 
@@ -21,7 +22,7 @@ Result<Side> WholeRunSide(const RunOptions& run, std::string label) {
 }  // namespace
 
 std::string LabelOf(const std::vector<std::string>& args) {
-  return args.empty() ? "" : RunNameOf(fs::path(args.front()).filename().string());
+  return args.empty() ? "" : RunNameOf(PathToUtf8(PathFromUtf8(args.front()).filename()));
 }
 
 Result<TraceRun> ReadTraceRun(const RunOptions& run, const std::vector<std::string>& args) {
