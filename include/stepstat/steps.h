@@ -108,6 +108,12 @@ struct StepTotals {
   int64_t launch_own_kernels_overlap_ns = 0;
   int64_t longest_kernel_ns = 0;
   std::string longest_kernel_name;  ///< set only for steps flagged kStepDominantKernel
+
+  /// First start to last end of the step's operations (0 without any): its `gpu_span_ns`.
+  int64_t span_ns() const { return operation_count == 0 ? 0 : last_end_ns - first_start_ns; }
+  /// Of that span, the time none of the step's kernels runs: its `gpu_idle_ns`, the one
+  /// definition every face shows.
+  int64_t gpu_idle_ns() const { return span_ns() - kernel_busy_ns; }
 };
 
 struct StepRecord {

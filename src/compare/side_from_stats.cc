@@ -92,8 +92,7 @@ std::vector<StepValue> StepValuesOf(const StepsReport& report, const Policy& pol
       values.push_back({step.index, std::move(key), value});
     }
     // As the steps JSON defines them: span − kernel union; start to the next step's start.
-    values.push_back(
-        {step.index, "gpu_idle_ns", double(stats.gpu_span_ns - step.totals.kernel_busy_ns)});
+    values.push_back({step.index, "gpu_idle_ns", double(step.totals.gpu_idle_ns())});
     if (step.period_ns >= 0)
       values.push_back({step.index, "gpu_period_ns", double(step.period_ns)});
   }

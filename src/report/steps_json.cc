@@ -32,7 +32,7 @@ void WriteStep(JsonWriter& json, const StepsReport& report, const StepRecord& st
   s.gpu_operation_count == 0 ? json.Null() : json.Int(step.totals.first_start_ns);
   json.Key("gpu_period_ns");
   step.period_ns < 0 ? json.Null() : json.Int(step.period_ns);
-  json.Field("gpu_idle_ns", s.gpu_span_ns - step.totals.kernel_busy_ns);
+  json.Field("gpu_idle_ns", step.totals.gpu_idle_ns());
   WriteStepStatsMeasures(json, s, /*overlap_scope=*/false);
   json.Key("launch_api_own_kernels_overlap_ns");
   report.launch_trace ? json.Int(step.totals.launch_own_kernels_overlap_ns) : json.Null();

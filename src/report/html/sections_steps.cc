@@ -17,15 +17,6 @@ namespace {
 
 constexpr size_t kSlowestSteps = 5;
 
-int64_t SpanOf(const StepRecord& step) {
-  const StepTotals& totals = step.totals;
-  return totals.operation_count == 0 ? 0 : totals.last_end_ns - totals.first_start_ns;
-}
-
-int64_t IdleOf(const StepRecord& step) {
-  return std::max<int64_t>(0, SpanOf(step) - step.totals.kernel_busy_ns);
-}
-
 bool IsSteady(const StepRecord& step) { return !step.warmup && !(step.flags & kStepPartial); }
 
 int64_t ComponentTime(const StepRecord& step, size_t component) {
@@ -56,7 +47,7 @@ std::string ColumnsFigure(const StepsReport& report, const StepStats& stats) {
     Column column;
     column.muted = !IsSteady(step);
     std::vector<std::string> row = {std::to_string(step.index), EscapeHtml(step.name),
-                                    Ms(SpanOf(step))};
+                                    Ms(step.totals.span_ns())};
     for (size_t c = 0; c < count; ++c) {
       const int64_t time = ComponentTime(step, c);
       column.segments.push_back(
@@ -64,9 +55,10 @@ std::string ColumnsFigure(const StepsReport& report, const StepStats& stats) {
            StepLabel(step) + ": " + stats.components[c].name + " " + Ms(time)});
       row.push_back(Ms(time));
     }
-    column.segments.push_back({static_cast<double>(IdleOf(step)) / 1e6, std::string(kIdleClass),
-                               StepLabel(step) + ": idle " + Ms(IdleOf(step))});
-    row.push_back(Ms(IdleOf(step)));
+    column.segments.push_back({static_cast<double>(step.totals.gpu_idle_ns()) / 1e6,
+                               std::string(kIdleClass),
+                               StepLabel(step) + ": idle " + Ms(step.totals.gpu_idle_ns())});
+    row.push_back(Ms(step.totals.gpu_idle_ns()));
     row.push_back(EscapeHtml(StepFlagsText(step)));
     columns.push_back(std::move(column));
     table.Row(std::move(row));
@@ -90,7 +82,7 @@ std::string ColumnsFigure(const StepsReport& report, const StepStats& stats) {
 std::string HistogramFigure(const StepsReport& report, const Distribution& span) {
   std::vector<double> values;
   for (const StepRecord& step : report.steps) {
-    if (IsSteady(step)) values.push_back(static_cast<double>(SpanOf(step)));
+    if (IsSteady(step)) values.push_back(static_cast<double>(step.totals.span_ns()));
   }
   const std::vector<Marker> markers = {{span.median, "median " + Ms(span.median)},
                                        {span.p90, "p90 " + Ms(span.p90)}};
@@ -121,7 +113,7 @@ std::string SlowestTable(const StepsReport& report, const StepStats& stats) {
   std::vector<const StepRecord*> order;
   for (const StepRecord& step : report.steps) order.push_back(&step);
   std::stable_sort(order.begin(), order.end(), [](const StepRecord* a, const StepRecord* b) {
-    return SpanOf(*a) > SpanOf(*b);
+    return a->totals.span_ns() > b->totals.span_ns();
   });
   order.resize(std::min(order.size(), kSlowestSteps));
   HtmlTable table;
@@ -130,7 +122,7 @@ std::string SlowestTable(const StepsReport& report, const StepStats& stats) {
   for (const StepRecord* step : order) {
     // The part (a component, or idle) whose time moved most against the median step.
     std::string part = "idle";
-    int64_t change = IdleOf(*step) - IdleOf(median);
+    int64_t change = step->totals.gpu_idle_ns() - median.totals.gpu_idle_ns();
     for (size_t c = 0; c < stats.components.size(); ++c) {
       const int64_t delta = ComponentTime(*step, c) - ComponentTime(median, c);
       if (std::llabs(delta) > std::llabs(change)) {
@@ -138,16 +130,17 @@ std::string SlowestTable(const StepsReport& report, const StepStats& stats) {
         part = stats.components[c].name;
       }
     }
-    const int64_t span_delta = SpanOf(*step) - SpanOf(median);
+    const int64_t span_delta = step->totals.span_ns() - median.totals.span_ns();
     const bool is_median = step == &median;
-    table.Row({std::to_string(step->index), EscapeHtml(step->name), Ms(SpanOf(*step)),
+    table.Row({std::to_string(step->index), EscapeHtml(step->name), Ms(step->totals.span_ns()),
                is_median ? "" : (span_delta >= 0 ? "+" : "") + Ms(span_delta),
                is_median ? "(the median step)"
                          : EscapeHtml(part + " " + (change >= 0 ? "+" : "") + Ms(change)),
                EscapeHtml(StepFlagsText(*step))});
   }
   return "<h3>Slowest steps</h3>\n<p class=\"note\">Against the median step, " +
-         EscapeHtml(StepLabel(median)) + ", " + Ms(SpanOf(median)) + ".</p>\n" + table.Render();
+         EscapeHtml(StepLabel(median)) + ", " + Ms(median.totals.span_ns()) + ".</p>\n" +
+         table.Render();
 }
 
 }  // namespace
