@@ -29,7 +29,7 @@ Result<TraceRun> ReadTraceRun(const RunOptions& run, const std::vector<std::stri
   TraceRun trace;
   const std::string label = LabelOf(args);
   RunOptions stepped = run;  // an nsys base's NVTX report beside it cuts the steps
-  stepped.inputs.assign(args.begin(), args.end());
+  stepped.inputs = PathsFromUtf8(args);
   Result<StepsResult> steps = RunSteps(stepped);
   if (steps.ok()) {
     trace.side = SideFromSteps(steps->report, steps->context.policy, label);
@@ -45,7 +45,7 @@ Result<TraceRun> ReadTraceRun(const RunOptions& run, const std::vector<std::stri
   if (trace.steps) {
     for (const ResolvedInput& input : trace.inputs) files.inputs.push_back(input.path);
   } else {
-    files.inputs.assign(args.begin(), args.end());
+    files.inputs = PathsFromUtf8(args);
   }
   if (!trace.steps || SteadySteps(trace.side) == 0) {
     // No steps (a capture cut by hand, or no period): the side is the run as a whole.

@@ -263,7 +263,7 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
       // An operation with a key but no call around it: its call is not in the trace (queued
       // before the capture began). A step's window would hand it work it never launched
       // (issue 30), so it is counted apart. A copy is judged so only when the launch trace
-      // records copy calls at all (docs/steps.md, "Unlaunched operations").
+      // records copy calls at all (docs/steps.md, "Which step an operation belongs to").
       if (key >= 0 && (op.kind == OpKind::kKernel || copy_calls > 0)) return kUnlaunched;
       return closed_windows.StepOf(op.start_ns);
     };
@@ -278,7 +278,7 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
     // and no per-step launch overlap.
     plan.launch_step = nullptr;
     plan.on_launch = nullptr;
-    plan.copy_calls = true;
+    plan.copy_calls = false;
     plan.after_launches = nullptr;
     plan.op_step = by_window;
     report.attribution = StepAttribution::kGpuTimeWindow;
