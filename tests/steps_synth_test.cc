@@ -118,8 +118,8 @@ void ExpectDetectedStepsAreTheSynthSteps(int64_t steps, int streams, uint64_t se
                           streams, seed);
   Policy policy = BuiltinPolicy(kDefaultPolicyName).value();
   // The two trace files, not the base: a base brings its NVTX report along.
-  Result<StepsInputs> bare = ResolveStepsInputs(
-      {run.files.gpu_trace.string(), run.files.kern_exec_trace.string()});
+  Result<StepsInputs> bare =
+      ResolveStepsInputs({run.files.gpu_trace.string(), run.files.kern_exec_trace.string()});
   ASSERT_TRUE(bare.ok()) << bare.status().message();
   Result<StepsReport> detected = AnalyzeSteps(bare.value(), policy, StepsOptions{});
   ASSERT_TRUE(detected.ok()) << detected.status().message();

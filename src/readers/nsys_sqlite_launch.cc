@@ -10,36 +10,35 @@
 
 namespace stepstat::nsys_sqlite {
 
-// StringIds ids of launch API names → the API's display name. One scan of StringIds with a
-// cheap GLOB prefilter; the runtime table is then read with `nameId IN (...)`.
-Result<std::unordered_map<int64_t, NameId>> LaunchApiNameIds(ExportContext& context) {
-  ASSIGN_OR_RETURN(SqliteStatement stmt,
-                   context.db().Prepare("SELECT id, value FROM StringIds WHERE value GLOB "
-                                        "'cu*Launch*' OR value GLOB 'cuda*Launch*'"));
+namespace {
+
+// StringIds ids of the API names `is_api` accepts (normalized) → that normalized name. One
+// scan of StringIds with a cheap GLOB prefilter (`where`); the runtime table is then read
+// with `nameId IN (...)`.
+Result<std::unordered_map<int64_t, NameId>> ApiNameIds(ExportContext& context, const char* where,
+                                                       bool (*is_api)(std::string_view)) {
+  ASSIGN_OR_RETURN(
+      SqliteStatement stmt,
+      context.db().Prepare(std::string("SELECT id, value FROM StringIds WHERE ") + where));
   std::unordered_map<int64_t, NameId> ids;
   for (;;) {
     ASSIGN_OR_RETURN(bool row, stmt.Step());
     if (!row) break;
-    std::string_view name = stmt.Text(1);
-    if (IsKernelLaunchApi(NormalizeCudaApiName(name)))
-      ids.emplace(stmt.Int64(0), context.pool().Intern(NormalizeCudaApiName(name)));
+    const std::string_view name = NormalizeCudaApiName(stmt.Text(1));
+    if (is_api(name)) ids.emplace(stmt.Int64(0), context.pool().Intern(name));
   }
   return ids;
 }
 
+}  // namespace
+
+Result<std::unordered_map<int64_t, NameId>> LaunchApiNameIds(ExportContext& context) {
+  return ApiNameIds(context, "value GLOB 'cu*Launch*' OR value GLOB 'cuda*Launch*'",
+                    IsKernelLaunchApi);
+}
+
 Result<std::unordered_map<int64_t, NameId>> CopyApiNameIds(ExportContext& context) {
-  ASSIGN_OR_RETURN(SqliteStatement stmt,
-                   context.db().Prepare("SELECT id, value FROM StringIds WHERE value GLOB "
-                                        "'cu*Mem*'"));
-  std::unordered_map<int64_t, NameId> ids;
-  for (;;) {
-    ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) break;
-    std::string_view name = stmt.Text(1);
-    if (IsCopyApi(NormalizeCudaApiName(name)))
-      ids.emplace(stmt.Int64(0), context.pool().Intern(NormalizeCudaApiName(name)));
-  }
-  return ids;
+  return ApiNameIds(context, "value GLOB 'cu*Mem*'", IsCopyApi);
 }
 
 Result<std::unordered_set<std::string>> RuntimeColumns(ExportContext& context) {
