@@ -8,14 +8,19 @@
 
 #include "readers/test_sink.h"
 #include "stepstat/read.h"
+#include "test_platform.h"
 
 namespace stepstat {
 namespace {
 
 namespace fs = std::filesystem;
 
+// Named with the process: ctest runs each test as a process of its own, two at a time, and
+// ByContent and Errors both write an "api.csv" (CI failed on the race under ASan).
 fs::path WriteTemp(const std::string& name, const std::string& bytes) {
-  fs::path path = fs::temp_directory_path() / ("stepstat_detect_test_" + name);
+  fs::path path =
+      fs::temp_directory_path() /
+      ("stepstat_detect_test_" + std::to_string(testing_support::ProcessId()) + "_" + name);
   std::ofstream(path, std::ios::binary) << bytes;
   return path;
 }
