@@ -13,6 +13,7 @@
 
 #include "stepstat/compare_stats.h"
 #include "stepstat/details.h"
+#include "stepstat/metrics.h"
 #include "stepstat/policy.h"
 #include "stepstat/status.h"
 #include "stepstat/step_stats.h"
@@ -88,10 +89,8 @@ Result<Side> SideFromJson(std::string_view json, std::string label);
 
 // ---- The diff ----
 
-enum class MetricKind { kTime, kCount, kShare };
-/// Which way is worse. Times, gaps and idle up: worse. Busy % of span up: better (the GPU
-/// idles less). Counts and shares of kernel time: neither, only "changed".
-enum class Worse { kUp, kDown, kNeither };
+/// A metric's unit, kind and worse direction: the registry's (stepstat/metrics.h), or by
+/// its key's suffix for a key it does not know.
 struct MetricInfo {
   std::string unit;  ///< "ns", "ms", "count", "%"
   MetricKind kind = MetricKind::kTime;

@@ -178,5 +178,32 @@ TEST(DiffTest, WarnsAboutDifferentGpusAndTheSameInput) {
   EXPECT_NE(same->comparability.warnings.back().find("same input"), std::string::npos);
 }
 
+// docs/diff.md: times up are slower, except the launch path's overlap with kernels; busy %
+// of span up is better; the gap count up is worse; other counts and shares only change.
+TEST(DescribeMetric, FollowsTheRegistryAsDiffMdSaysIt) {
+  for (const SummaryMetric& metric : kSummaryMetrics) {
+    const MetricInfo info = DescribeMetric(metric.key);
+    EXPECT_EQ(info.unit, metric.unit) << metric.key;
+    EXPECT_EQ(info.kind, metric.kind) << metric.key;
+    EXPECT_EQ(info.worse, metric.worse) << metric.key;
+  }
+  EXPECT_EQ(DescribeMetric("gpu_span_ns").worse, Worse::kUp);
+  EXPECT_EQ(DescribeMetric("cpu_gpu_overlap.launch_api_union_ns").worse, Worse::kUp);
+  EXPECT_EQ(DescribeMetric("cpu_gpu_overlap.launch_api_gpu_overlap_ns").worse, Worse::kNeither);
+  EXPECT_EQ(DescribeMetric("kernel_busy_percent_of_span").worse, Worse::kDown);
+  EXPECT_EQ(DescribeMetric("launch_gaps.positive_gap_count").worse, Worse::kUp);
+  EXPECT_EQ(DescribeMetric("kernel_count").worse, Worse::kNeither);
+  EXPECT_EQ(DescribeMetric("gpu_idle_ns").worse, Worse::kUp);
+  EXPECT_EQ(DescribeMetric("gpu_period_ns").worse, Worse::kUp);
+  // A component's figures, whatever its name (a name may hold a dot).
+  EXPECT_EQ(DescribeMetric("components.attn.v2.milliseconds").unit, "ms");
+  EXPECT_EQ(DescribeMetric("components.attn.v2.milliseconds").worse, Worse::kUp);
+  EXPECT_EQ(DescribeMetric("components.gemm.percent_of_kernel_time").kind, MetricKind::kShare);
+  EXPECT_EQ(DescribeMetric("components.gemm.launches").worse, Worse::kNeither);
+  // A key no registry entry has (a newer stepstat's JSON) goes by its suffix.
+  EXPECT_EQ(DescribeMetric("regions.x.kernel_time_ns").kind, MetricKind::kTime);
+  EXPECT_EQ(DescribeMetric("something_count").kind, MetricKind::kCount);
+}
+
 }  // namespace
 }  // namespace stepstat

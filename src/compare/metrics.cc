@@ -1,8 +1,7 @@
-// What each metric is and which way is worse. A perf engineer reads a diff by the step span
-// first; the rest explains it. Times (span, kernel time, gaps, idle, a component's time) up
-// are worse. The share of the span the GPU was busy up is better: the same work in less idle.
-// Counts and shares of kernel time have no better direction: more launches can be a fused
-// kernel split or a new feature, so they are only "changed".
+// What each metric is and which way is worse, as the registry (stepstat/metrics.h) declares
+// it. A perf engineer reads a diff by the step span first; the rest explains it.
+#include "stepstat/metrics.h"
+
 #include <string>
 
 #include "stepstat/compare.h"
@@ -17,21 +16,26 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 }  // namespace
 
 MetricInfo DescribeMetric(std::string_view key) {
-  if (EndsWith(key, "_percent") || EndsWith(key, "percent_of_span") ||
-      EndsWith(key, "percent_of_kernel_time")) {
-    Worse worse = key == "kernel_busy_percent_of_span" ? Worse::kDown : Worse::kNeither;
-    return {"%", MetricKind::kShare, worse};
+  if (const SummaryMetric* metric = FindSummaryMetric(key)) {
+    return {std::string(metric->unit), metric->kind, metric->worse};
   }
-  if (EndsWith(key, ".milliseconds")) return {"ms", MetricKind::kTime, Worse::kUp};
-  if (EndsWith(key, "_ns")) {
-    // The launch API's union is CPU time spent launching; its overlap with GPU work is
-    // neither good nor bad on its own.
-    bool neither = key == "cpu_gpu_overlap.launch_api_gpu_overlap_ns";
-    return {"ns", MetricKind::kTime, neither ? Worse::kNeither : Worse::kUp};
+  if (const StepMetric* metric = FindStepMetric(key)) {
+    return {std::string(metric->unit), metric->kind, metric->worse};
   }
-  // gpu_operation_count, kernel_count, launch_gaps.positive_gap_count, components.X.launches
-  Worse worse = key == "launch_gaps.positive_gap_count" ? Worse::kUp : Worse::kNeither;
-  return {"count", MetricKind::kCount, worse};
+  if (key.starts_with("components.")) {
+    for (const ComponentMetric& metric : kComponentMetrics) {
+      if (EndsWith(key, metric.leaf) && key[key.size() - metric.leaf.size() - 1] == '.') {
+        return {std::string(metric.unit), metric.kind, metric.worse};
+      }
+    }
+  }
+  // A key the registry does not know (a newer stepstat's JSON): by its suffix, as the
+  // registry names its figures.
+  if (EndsWith(key, "_percent") || key.find("percent_of") != std::string_view::npos) {
+    return {"%", MetricKind::kShare, Worse::kNeither};
+  }
+  if (EndsWith(key, "_ns")) return {"ns", MetricKind::kTime, Worse::kUp};
+  return {"count", MetricKind::kCount, Worse::kNeither};
 }
 
 const MetricValues* Side::Find(std::string_view key) const {

@@ -5,6 +5,7 @@
 
 #include "compare/policy_identity.h"
 #include "stepstat/compare.h"
+#include "stepstat/metrics.h"
 
 namespace stepstat {
 namespace {
@@ -16,9 +17,6 @@ constexpr std::string_view kReadable = "diff reads stepstat.summary/1 and stepst
 /// The measures of a summary object or one step of a steps report, as (key path, value), in
 /// the summary's order. Absent keys are skipped; null values too (no launch source).
 void Flatten(dom::object object, std::vector<MetricValues>* out, bool as_step) {
-  static constexpr std::string_view kTop[] = {"gpu_span_ns", "gpu_operation_count", "kernel_count",
-                                              "kernel_time_ns", "kernel_busy_percent_of_span"};
-  static constexpr std::string_view kStep[] = {"gpu_idle_ns", "gpu_period_ns"};
   auto add = [&](std::string key, dom::element value) {
     double number;
     if (value.get_double().get(number)) return;  // null or not a number
@@ -31,11 +29,20 @@ void Flatten(dom::object object, std::vector<MetricValues>* out, bool as_step) {
       out->push_back({std::move(key), {}, number});
     }
   };
-  for (std::string_view key : kTop) {
+  for (const SummaryMetric& metric : kSummaryMetrics) {
     dom::element value;
-    if (!object[key].get(value)) add(std::string(key), value);
+    if (metric.group().empty() && !object[metric.key].get(value)) {
+      add(std::string(metric.key), value);
+    }
   }
-  for (std::string_view group : {"launch_gaps", "cpu_gpu_overlap", "components"}) {
+  std::vector<std::string_view> groups;  // the registry's, in its order, then components
+  for (const SummaryMetric& metric : kSummaryMetrics) {
+    if (!metric.group().empty() && (groups.empty() || groups.back() != metric.group())) {
+      groups.push_back(metric.group());
+    }
+  }
+  groups.push_back("components");
+  for (std::string_view group : groups) {
     dom::object inner;
     if (object[group].get_object().get(inner)) continue;
     for (auto [name, value] : inner) {
@@ -51,7 +58,7 @@ void Flatten(dom::object object, std::vector<MetricValues>* out, bool as_step) {
     }
   }
   if (as_step) {
-    for (std::string_view key : kStep) {
+    for (std::string_view key : kStepMetricsInDiff) {
       dom::element value;
       if (!object[key].get(value)) add(std::string(key), value);
     }

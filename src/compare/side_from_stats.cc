@@ -3,35 +3,23 @@
 
 #include "compare/policy_identity.h"
 #include "stepstat/compare.h"
+#include "stepstat/metrics.h"
 
 namespace stepstat {
 namespace {
 
-/// (key, value) of every summary measure, in the summary's key order.
+/// (key, value) of every summary figure the registry declares, in its order.
 std::vector<std::pair<std::string, double>> SummaryMeasures(const StepStats& stats) {
-  std::vector<std::pair<std::string, double>> out = {
-      {"gpu_span_ns", double(stats.gpu_span_ns)},
-      {"gpu_operation_count", double(stats.gpu_operation_count)},
-      {"kernel_count", double(stats.kernel_count)},
-      {"kernel_time_ns", double(stats.kernel_time_ns)},
-      {"kernel_busy_percent_of_span", stats.kernel_busy_percent_of_span},
-      {"launch_gaps.positive_gap_count", double(stats.launch_gaps.positive_gap_count)},
-      {"launch_gaps.total_ns", double(stats.launch_gaps.total_ns)},
-      {"launch_gaps.average_ns", stats.launch_gaps.average_ns},
-      {"launch_gaps.maximum_ns", double(stats.launch_gaps.maximum_ns)},
-  };
-  if (const auto& overlap = stats.cpu_gpu_overlap) {
-    out.push_back({"cpu_gpu_overlap.launch_api_union_ns", double(overlap->launch_api_union_ns)});
-    out.push_back(
-        {"cpu_gpu_overlap.launch_api_gpu_overlap_ns", double(overlap->launch_api_gpu_overlap_ns)});
-    out.push_back(
-        {"cpu_gpu_overlap.launch_api_overlap_percent", overlap->launch_api_overlap_percent});
+  std::vector<std::pair<std::string, double>> out;
+  for (const SummaryMetric& metric : kSummaryMetrics) {
+    const MetricValue value = metric.value(stats);
+    if (value.present()) out.push_back({std::string(metric.key), value.AsDouble()});
   }
   for (const ComponentStats& c : stats.components) {
-    out.push_back({fmt::format("components.{}.milliseconds", c.name), c.milliseconds});
-    out.push_back(
-        {fmt::format("components.{}.percent_of_kernel_time", c.name), c.percent_of_kernel_time});
-    out.push_back({fmt::format("components.{}.launches", c.name), double(c.launches)});
+    for (const ComponentMetric& metric : kComponentMetrics) {
+      out.push_back(
+          {fmt::format("components.{}.{}", c.name, metric.leaf), metric.value(c).AsDouble()});
+    }
   }
   return out;
 }
@@ -91,10 +79,10 @@ std::vector<StepValue> StepValuesOf(const StepsReport& report, const Policy& pol
     for (auto& [key, value] : SummaryMeasures(stats)) {
       values.push_back({step.index, std::move(key), value});
     }
-    // As the steps JSON defines them: span − kernel union; start to the next step's start.
-    values.push_back({step.index, "gpu_idle_ns", double(step.totals.gpu_idle_ns())});
-    if (step.period_ns >= 0)
-      values.push_back({step.index, "gpu_period_ns", double(step.period_ns)});
+    for (std::string_view key : kStepMetricsInDiff) {
+      const MetricValue value = FindStepMetric(key)->value(step, stats);
+      if (value.present()) values.push_back({step.index, std::string(key), value.AsDouble()});
+    }
   }
   return values;
 }

@@ -6,6 +6,7 @@
 #include "report/step_stats_json.h"
 #include "report/table.h"
 #include "report/text_escape.h"
+#include "stepstat/metrics.h"
 #include "stepstat/ranks.h"
 
 namespace stepstat {
@@ -176,11 +177,10 @@ std::string RanksToTable(const RanksReport& report, const TextStyle& style) {
 
 std::string RanksToCsv(const RanksReport& report) {
   std::string out = report.per_device ? "rank,device," : "rank,";
-  out +=
-      "rank_source,straggler,source_gpu_trace,source_kernel_exec_trace,gpu_span_ns,"
-      "gpu_operation_count,kernel_count,kernel_time_ns,kernel_busy_percent_of_span,"
-      "positive_gap_count,gap_total_ns,gap_maximum_ns,launch_api_union_ns,"
-      "launch_api_gpu_overlap_ns";
+  out += "rank_source,straggler,source_gpu_trace,source_kernel_exec_trace";
+  for (const SummaryMetric& metric : kSummaryMetrics) {
+    if (!metric.rank_column.empty()) out += "," + std::string(metric.rank_column);
+  }
   for (const auto& component : report.policy.components) {
     out += "," + CsvField(component.first + "_ns");
   }
@@ -189,15 +189,16 @@ std::string RanksToCsv(const RanksReport& report) {
     const StepStats& s = row.stats;
     out += std::to_string(row.rank) + ",";
     if (report.per_device) out += CsvField(row.device.value_or("")) + ",";
-    out += fmt::format(
-        "{},{},{},{},{},{},{},{},{},{},{},{},{},{}", row.rank_source, row.straggler ? 1 : 0,
-        CsvField(s.source_gpu_trace), CsvField(s.source_kernel_exec_trace.value_or("")),
-        s.gpu_span_ns, s.gpu_operation_count, s.kernel_count, s.kernel_time_ns,
-        PythonFloat(s.kernel_busy_percent_of_span), s.launch_gaps.positive_gap_count,
-        s.launch_gaps.total_ns, s.launch_gaps.maximum_ns,
-        s.cpu_gpu_overlap ? std::to_string(s.cpu_gpu_overlap->launch_api_union_ns) : std::string(),
-        s.cpu_gpu_overlap ? std::to_string(s.cpu_gpu_overlap->launch_api_gpu_overlap_ns)
-                          : std::string());
+    out += fmt::format("{},{},{},{}", row.rank_source, row.straggler ? 1 : 0,
+                       CsvField(s.source_gpu_trace),
+                       CsvField(s.source_kernel_exec_trace.value_or("")));
+    for (const SummaryMetric& metric : kSummaryMetrics) {
+      if (metric.rank_column.empty()) continue;
+      const MetricValue value = metric.value(s);
+      out += ",";
+      if (value.integer) out += std::to_string(*value.integer);
+      if (value.real) out += PythonFloat(*value.real);
+    }
     for (const ComponentStats& component : s.components) {
       out += "," + std::to_string(component.time_ns);
     }

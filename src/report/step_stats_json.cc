@@ -1,45 +1,56 @@
 // StepStatsToJson: the summary of ../../shared/spec/step-stats.md, keys in the spec's order.
 #include "report/step_stats_json.h"
 
+#include "stepstat/metrics.h"
 #include "stepstat/report.h"
 
 namespace stepstat {
 
-void WriteStepStatsMeasures(JsonWriter& json, const StepStats& stats, bool overlap_scope) {
-  json.Field("gpu_span_ns", stats.gpu_span_ns)
-      .Field("gpu_operation_count", stats.gpu_operation_count)
-      .Field("kernel_count", stats.kernel_count)
-      .Field("kernel_time_ns", stats.kernel_time_ns)
-      .Field("kernel_busy_percent_of_span", stats.kernel_busy_percent_of_span);
-
-  json.Key("launch_gaps")
-      .BeginObject()
-      .Field("positive_gap_count", stats.launch_gaps.positive_gap_count)
-      .Field("total_ns", stats.launch_gaps.total_ns)
-      .Field("average_ns", stats.launch_gaps.average_ns)
-      .Field("maximum_ns", stats.launch_gaps.maximum_ns)
-      .EndObject();
-
-  json.Key("cpu_gpu_overlap");
-  if (const std::optional<CpuGpuOverlap>& overlap = stats.cpu_gpu_overlap) {
-    json.BeginObject();
-    if (overlap_scope) json.Field("scope", kCpuGpuOverlapScope);
-    json.Field("launch_api_union_ns", overlap->launch_api_union_ns)
-        .Field("launch_api_gpu_overlap_ns", overlap->launch_api_gpu_overlap_ns)
-        .Field("launch_api_overlap_percent", overlap->launch_api_overlap_percent)
-        .EndObject();
+void WriteMetricValue(JsonWriter& json, const MetricValue& value) {
+  if (value.integer) {
+    json.Int(*value.integer);
+  } else if (value.real) {
+    json.Double(*value.real);
   } else {
     json.Null();
   }
+}
+
+void WriteStepStatsMeasures(JsonWriter& json, const StepStats& stats, bool overlap_scope) {
+  // The registry in order; a group's object opens at its first figure, and a group whose
+  // figures are absent is null.
+  std::string_view open_group;
+  bool group_null = false;
+  for (const SummaryMetric& metric : kSummaryMetrics) {
+    const std::string_view group = metric.group();
+    const MetricValue value = metric.value(stats);
+    if (group != open_group || group.empty()) {
+      if (!open_group.empty() && !group_null) json.EndObject();
+      open_group = group;
+      group_null = false;
+      if (!group.empty()) {
+        json.Key(group);
+        if (!value.present()) {
+          json.Null();
+          group_null = true;
+          continue;
+        }
+        json.BeginObject();
+        if (overlap_scope && !GroupScope(group).empty()) json.Field("scope", GroupScope(group));
+      }
+    }
+    if (group_null) continue;
+    WriteMetricValue(json.Key(metric.leaf()), value);
+  }
+  if (!open_group.empty() && !group_null) json.EndObject();
 
   json.Key("components").BeginObject();
   for (const ComponentStats& component : stats.components) {
-    json.Key(component.name)
-        .BeginObject()
-        .Field("milliseconds", component.milliseconds)
-        .Field("percent_of_kernel_time", component.percent_of_kernel_time)
-        .Field("launches", component.launches)
-        .EndObject();
+    json.Key(component.name).BeginObject();
+    for (const ComponentMetric& metric : kComponentMetrics) {
+      WriteMetricValue(json.Key(metric.leaf), metric.value(component));
+    }
+    json.EndObject();
   }
   json.EndObject();
 }

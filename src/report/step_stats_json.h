@@ -3,9 +3,13 @@
 #pragma once
 
 #include "report/json_writer.h"
+#include "stepstat/metrics.h"
 #include "stepstat/step_stats.h"
 
 namespace stepstat {
+
+/// A registry figure's value: an integer, a Python float, or null when absent.
+void WriteMetricValue(JsonWriter& json, const MetricValue& value);
 
 /// Writes gpu_span_ns … kernel_busy_percent_of_span, launch_gaps, cpu_gpu_overlap and
 /// components as fields of the open object. `overlap_scope`: whether cpu_gpu_overlap names

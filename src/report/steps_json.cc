@@ -28,11 +28,9 @@ void WriteStep(JsonWriter& json, const StepsReport& report, const StepRecord& st
   } else {
     json.Null();
   }
-  json.Key("gpu_start_ns");
-  s.gpu_operation_count == 0 ? json.Null() : json.Int(step.totals.first_start_ns);
-  json.Key("gpu_period_ns");
-  step.period_ns < 0 ? json.Null() : json.Int(step.period_ns);
-  json.Field("gpu_idle_ns", step.totals.gpu_idle_ns());
+  for (const StepMetric& metric : kStepMetrics) {
+    WriteMetricValue(json.Key(metric.key), metric.value(step, s));
+  }
   WriteStepStatsMeasures(json, s, /*overlap_scope=*/false);
   json.Key("launch_api_own_kernels_overlap_ns");
   report.launch_trace ? json.Int(step.totals.launch_own_kernels_overlap_ns) : json.Null();

@@ -5,32 +5,28 @@
 #include "analysis/steps/steps_then.h"
 #include "analysis/summary/summarize_replay.h"
 #include "analysis/summary/summary_values.h"
+#include "stepstat/metrics.h"
 #include "stepstat/steps.h"
 
 namespace stepstat {
 
 namespace {
 
-// The integers behind the two summaries (the floating-point fields derive from them).
+// The integers behind the two summaries (the floating-point fields derive from them), and
+// whether each group is there.
 bool SameMeasures(const StepStats& a, const StepStats& b) {
-  auto overlap = [](const StepStats& s) {
-    return s.cpu_gpu_overlap ? std::pair(s.cpu_gpu_overlap->launch_api_union_ns,
-                                         s.cpu_gpu_overlap->launch_api_gpu_overlap_ns)
-                             : std::pair<int64_t, int64_t>(-1, -1);
-  };
-  if (a.gpu_span_ns != b.gpu_span_ns || a.gpu_operation_count != b.gpu_operation_count ||
-      a.kernel_count != b.kernel_count || a.kernel_time_ns != b.kernel_time_ns ||
-      a.launch_gaps.positive_gap_count != b.launch_gaps.positive_gap_count ||
-      a.launch_gaps.total_ns != b.launch_gaps.total_ns ||
-      a.launch_gaps.maximum_ns != b.launch_gaps.maximum_ns || overlap(a) != overlap(b) ||
-      a.components.size() != b.components.size()) {
-    return false;
+  for (const SummaryMetric& metric : kSummaryMetrics) {
+    const MetricValue x = metric.value(a), y = metric.value(b);
+    if (x.present() != y.present() || x.integer != y.integer) return false;
   }
+  if (a.components.size() != b.components.size()) return false;
   for (size_t i = 0; i < a.components.size(); ++i) {
-    if (a.components[i].time_ns != b.components[i].time_ns ||
-        a.components[i].launches != b.components[i].launches) {
-      return false;
+    for (const ComponentMetric& metric : kComponentMetrics) {
+      if (metric.value(a.components[i]).integer != metric.value(b.components[i]).integer) {
+        return false;
+      }
     }
+    if (a.components[i].time_ns != b.components[i].time_ns) return false;
   }
   return true;
 }

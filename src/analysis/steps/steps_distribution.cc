@@ -4,14 +4,13 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "stepstat/metrics.h"
+
 namespace stepstat {
 
 namespace {
 
-int64_t SpanOf(const StepRecord& step) {
-  const StepTotals& t = step.totals;
-  return t.operation_count == 0 ? 0 : t.last_end_ns - t.first_start_ns;
-}
+int64_t SpanOf(const StepRecord& step) { return step.totals.span_ns(); }
 
 double MedianOf(std::vector<double> values) {
   if (values.empty()) return 0.0;
@@ -118,29 +117,20 @@ void FinishStepsReport(StepsReport& report, const Policy& policy, const StepsOpt
   for (const StepRecord* s : steady) {
     StepStats st = StepStatsOf(report, *s, light);
     size_t i = 0;
-    auto add = [&](const char* name, double v) {
-      column(i++, [name] { return name; }).push_back(v);
+    auto add = [&](std::string_view name, double v) {
+      column(i++, [name] { return std::string(name); }).push_back(v);
     };
-    add("gpu_span_ns", static_cast<double>(st.gpu_span_ns));
-    add("gpu_operation_count", static_cast<double>(st.gpu_operation_count));
-    add("kernel_count", static_cast<double>(st.kernel_count));
-    add("kernel_time_ns", static_cast<double>(st.kernel_time_ns));
-    add("kernel_busy_percent_of_span", st.kernel_busy_percent_of_span);
-    add("launch_gaps.positive_gap_count", static_cast<double>(st.launch_gaps.positive_gap_count));
-    add("launch_gaps.total_ns", static_cast<double>(st.launch_gaps.total_ns));
-    add("launch_gaps.average_ns", st.launch_gaps.average_ns);
-    add("launch_gaps.maximum_ns", static_cast<double>(st.launch_gaps.maximum_ns));
-    if (st.cpu_gpu_overlap) {
-      const CpuGpuOverlap& o = *st.cpu_gpu_overlap;
-      add("cpu_gpu_overlap.launch_api_union_ns", static_cast<double>(o.launch_api_union_ns));
-      add("cpu_gpu_overlap.launch_api_gpu_overlap_ns",
-          static_cast<double>(o.launch_api_gpu_overlap_ns));
-      add("cpu_gpu_overlap.launch_api_overlap_percent", o.launch_api_overlap_percent);
+    for (const SummaryMetric& metric : kSummaryMetrics) {
+      const MetricValue value = metric.value(st);
+      if (value.present()) add(metric.key, value.AsDouble());
     }
     for (const ComponentStats& c : st.components) {
-      column(i++, [&c] {
-        return "components." + c.name + ".milliseconds";
-      }).push_back(c.milliseconds);
+      for (const ComponentMetric& metric : kComponentMetrics) {
+        if (!metric.in_steady_state) continue;
+        column(i++, [&] {
+          return "components." + c.name + "." + std::string(metric.leaf);
+        }).push_back(metric.value(c).AsDouble());
+      }
     }
   }
   report.steady_state.clear();

@@ -1,0 +1,179 @@
+// The metric registry: every figure of the step summary, and of a step, declared once with
+// its key, unit, kind, which way is worse, the label a person reads and how it prints. The
+// faces walk it: the summary and steps JSON, the steady-state distribution, diff's sides
+// and rows, the ledger's step values, the ranks CSV, the replay check of `summarize --step`.
+// A new figure is one entry here plus its accumulator; a face that lists figures by hand
+// is a bug waiting for the next one. Definitions: docs/summary.md and docs/steps.md.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "stepstat/step_stats.h"
+#include "stepstat/steps.h"
+
+namespace stepstat {
+
+enum class MetricKind { kTime, kCount, kShare };
+/// Which way is worse. Times, gaps and idle up: worse. Busy % of span up: better (the GPU
+/// idles less). Counts and shares of kernel time: neither, only "changed".
+enum class Worse { kUp, kDown, kNeither };
+
+/// One figure's value: an integer (exact, as JSON prints it), a real, or absent (its group
+/// is null, e.g. cpu_gpu_overlap without a launch source).
+struct MetricValue {
+  std::optional<int64_t> integer;
+  std::optional<double> real;
+  bool present() const { return integer || real; }
+  double AsDouble() const { return integer ? static_cast<double>(*integer) : real.value_or(0); }
+};
+
+/// A figure of the summary (StepStats). `key` is its JSON path: "group.leaf" inside a group
+/// object, a bare leaf at the top.
+struct SummaryMetric {
+  std::string_view key;
+  std::string_view unit;  ///< "ns", "count", "%"
+  MetricKind kind;
+  Worse worse;
+  std::string_view label;        ///< what a person reads
+  int decimals;                  ///< in tables: ns print as ms with this many decimals
+  std::string_view rank_column;  ///< its column in the ranks CSV; empty: not there
+  MetricValue (*value)(const StepStats&);
+
+  std::string_view group() const {
+    size_t dot = key.find('.');
+    return dot == std::string_view::npos ? std::string_view() : key.substr(0, dot);
+  }
+  std::string_view leaf() const {
+    size_t dot = key.find('.');
+    return dot == std::string_view::npos ? key : key.substr(dot + 1);
+  }
+};
+
+/// A figure of each component, keyed "components.<name>.<leaf>".
+struct ComponentMetric {
+  std::string_view leaf;
+  std::string_view unit;
+  MetricKind kind;
+  Worse worse;
+  bool in_steady_state;  ///< in the steps' steady-state distribution
+  MetricValue (*value)(const ComponentStats&);
+};
+
+/// A figure only a step has (the steps JSON writes them before the summary's figures).
+struct StepMetric {
+  std::string_view key;
+  std::string_view unit;
+  MetricKind kind;
+  Worse worse;
+  MetricValue (*value)(const StepRecord&, const StepStats&);
+};
+
+namespace metric_detail {
+inline MetricValue Int(int64_t v) { return {v, std::nullopt}; }
+inline MetricValue Real(double v) { return {std::nullopt, v}; }
+inline MetricValue Absent() { return {}; }
+}  // namespace metric_detail
+
+/// In the summary JSON's key order (../shared/spec/step-stats.md).
+inline constexpr SummaryMetric kSummaryMetrics[] = {
+    {"gpu_span_ns", "ns", MetricKind::kTime, Worse::kUp, "GPU span", 3, "gpu_span_ns",
+     [](const StepStats& s) { return metric_detail::Int(s.gpu_span_ns); }},
+    {"gpu_operation_count", "count", MetricKind::kCount, Worse::kNeither, "GPU operations", 0,
+     "gpu_operation_count",
+     [](const StepStats& s) { return metric_detail::Int(s.gpu_operation_count); }},
+    {"kernel_count", "count", MetricKind::kCount, Worse::kNeither, "kernels", 0, "kernel_count",
+     [](const StepStats& s) { return metric_detail::Int(s.kernel_count); }},
+    {"kernel_time_ns", "ns", MetricKind::kTime, Worse::kUp, "kernel time (sum)", 3,
+     "kernel_time_ns", [](const StepStats& s) { return metric_detail::Int(s.kernel_time_ns); }},
+    // Up is better: the same work with less idle.
+    {"kernel_busy_percent_of_span", "%", MetricKind::kShare, Worse::kDown,
+     "kernel time (sum), % of span", 1, "kernel_busy_percent_of_span",
+     [](const StepStats& s) { return metric_detail::Real(s.kernel_busy_percent_of_span); }},
+    {"launch_gaps.positive_gap_count", "count", MetricKind::kCount, Worse::kUp,
+     "idle gaps between kernels", 0, "positive_gap_count",
+     [](const StepStats& s) { return metric_detail::Int(s.launch_gaps.positive_gap_count); }},
+    {"launch_gaps.total_ns", "ns", MetricKind::kTime, Worse::kUp, "idle gaps, total", 3,
+     "gap_total_ns", [](const StepStats& s) { return metric_detail::Int(s.launch_gaps.total_ns); }},
+    {"launch_gaps.average_ns", "ns", MetricKind::kTime, Worse::kUp, "idle gaps, average", 3, "",
+     [](const StepStats& s) { return metric_detail::Real(s.launch_gaps.average_ns); }},
+    {"launch_gaps.maximum_ns", "ns", MetricKind::kTime, Worse::kUp, "idle gaps, longest", 3,
+     "gap_maximum_ns",
+     [](const StepStats& s) { return metric_detail::Int(s.launch_gaps.maximum_ns); }},
+    {"cpu_gpu_overlap.launch_api_union_ns", "ns", MetricKind::kTime, Worse::kUp,
+     "launch API time (union)", 3, "launch_api_union_ns",
+     [](const StepStats& s) {
+       return s.cpu_gpu_overlap ? metric_detail::Int(s.cpu_gpu_overlap->launch_api_union_ns)
+                                : metric_detail::Absent();
+     }},
+    // The launch path's overlap with GPU work is neither good nor bad on its own.
+    {"cpu_gpu_overlap.launch_api_gpu_overlap_ns", "ns", MetricKind::kTime, Worse::kNeither,
+     "launch API time during GPU kernels", 3, "launch_api_gpu_overlap_ns",
+     [](const StepStats& s) {
+       return s.cpu_gpu_overlap ? metric_detail::Int(s.cpu_gpu_overlap->launch_api_gpu_overlap_ns)
+                                : metric_detail::Absent();
+     }},
+    {"cpu_gpu_overlap.launch_api_overlap_percent", "%", MetricKind::kShare, Worse::kNeither,
+     "launch API time during GPU kernels, % of launch API time", 1, "",
+     [](const StepStats& s) {
+       return s.cpu_gpu_overlap ? metric_detail::Real(s.cpu_gpu_overlap->launch_api_overlap_percent)
+                                : metric_detail::Absent();
+     }},
+};
+
+/// The group objects of the summary JSON that say what they measure.
+inline constexpr std::string_view GroupScope(std::string_view group) {
+  return group == "cpu_gpu_overlap" ? std::string_view(kCpuGpuOverlapScope) : std::string_view();
+}
+
+/// In the summary JSON's order inside each component's object. More launches can be a split
+/// kernel or a new feature, so counts and shares are only "changed".
+inline constexpr ComponentMetric kComponentMetrics[] = {
+    {"milliseconds", "ms", MetricKind::kTime, Worse::kUp, true,
+     [](const ComponentStats& c) { return metric_detail::Real(c.milliseconds); }},
+    {"percent_of_kernel_time", "%", MetricKind::kShare, Worse::kNeither, false,
+     [](const ComponentStats& c) { return metric_detail::Real(c.percent_of_kernel_time); }},
+    {"launches", "count", MetricKind::kCount, Worse::kNeither, false,
+     [](const ComponentStats& c) { return metric_detail::Int(c.launches); }},
+};
+
+/// In the steps JSON's order, before the summary's figures.
+inline constexpr StepMetric kStepMetrics[] = {
+    {"gpu_start_ns", "ns", MetricKind::kTime, Worse::kNeither,
+     [](const StepRecord& step, const StepStats& s) {
+       return s.gpu_operation_count == 0 ? metric_detail::Absent()
+                                         : metric_detail::Int(step.totals.first_start_ns);
+     }},
+    {"gpu_period_ns", "ns", MetricKind::kTime, Worse::kUp,
+     [](const StepRecord& step, const StepStats&) {
+       return step.period_ns < 0 ? metric_detail::Absent() : metric_detail::Int(step.period_ns);
+     }},
+    {"gpu_idle_ns", "ns", MetricKind::kTime, Worse::kUp,
+     [](const StepRecord& step, const StepStats&) {
+       return metric_detail::Int(step.totals.gpu_idle_ns());
+     }},
+};
+
+/// The step figures `diff` compares and the ledger keeps, in the order diff's rows list them
+/// (after the summary's figures). Where a step starts is no figure to compare.
+inline constexpr std::string_view kStepMetricsInDiff[] = {"gpu_idle_ns", "gpu_period_ns"};
+
+/// The step figure of that key, or nullptr.
+inline const StepMetric* FindStepMetric(std::string_view key) {
+  for (const StepMetric& m : kStepMetrics) {
+    if (m.key == key) return &m;
+  }
+  return nullptr;
+}
+
+/// The summary figure of that key, or nullptr.
+inline const SummaryMetric* FindSummaryMetric(std::string_view key) {
+  for (const SummaryMetric& m : kSummaryMetrics) {
+    if (m.key == key) return &m;
+  }
+  return nullptr;
+}
+
+}  // namespace stepstat
