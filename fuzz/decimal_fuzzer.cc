@@ -12,7 +12,7 @@
 
 #include "core/decimal.h"
 #include "fuzz_check.h"
-#include "readers/csv_values.h"
+#include "readers/csv/csv_values.h"
 
 namespace {
 

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "fuzz_check.h"
-#include "readers/kineto_json.h"
-#include "readers/kineto_json_internal.h"
+#include "readers/kineto/kineto_json.h"
+#include "readers/kineto/kineto_json_internal.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string original(reinterpret_cast<const char*>(data), size);

@@ -10,7 +10,7 @@
 
 #include "fuzz_check.h"
 #include "io/sources.h"
-#include "readers/nsys_csv_readers.h"
+#include "readers/csv/nsys_csv_readers.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 // huge and negative values, duplicate ids and missing tables rather than breaking the file
 // format on every try. The seeds are the hand-built exports of nsys_sqlite_test.cc.
 // Checks: ops and calls keep trace.h's promises and arrive sorted by start (nsys_sqlite.h);
-// errors follow the message rules. And the page reader (readers/nsys_sqlite_page_scan.h) on
+// errors follow the message rules. And the page reader (readers/sqlite/nsys_sqlite_page_scan.h) on
 // every table: when it reads one, SQLite gives the same rows, in the same order, without an
 // error. Bytes after a NUL in the input damage the written file first (each three: a 16-bit
 // offset, a byte to xor there), so that the page reader meets broken pages as well.
@@ -20,9 +20,9 @@
 #include <vector>
 
 #include "fuzz_check.h"
-#include "readers/nsys_sqlite.h"
-#include "readers/nsys_sqlite_db.h"
-#include "readers/nsys_sqlite_page_scan.h"
+#include "readers/sqlite/nsys_sqlite.h"
+#include "readers/sqlite/nsys_sqlite_db.h"
+#include "readers/sqlite/nsys_sqlite_page_scan.h"
 
 namespace {
 

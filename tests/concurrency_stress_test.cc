@@ -18,7 +18,7 @@
 #include "deadline.h"
 #include "fixtures/formats/collecting_sink.h"
 #include "io/read_progress.h"
-#include "readers/kineto_json_internal.h"
+#include "readers/kineto/kineto_json_internal.h"
 #include "stepstat/engine.h"
 #include "stepstat/engine_report.h"
 #include "stepstat/html_report.h"

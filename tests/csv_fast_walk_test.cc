@@ -15,7 +15,7 @@
 #include "io/byte_source.h"
 #include "io/input_stream.h"
 #include "io/sources.h"
-#include "readers/nsys_csv_readers.h"
+#include "readers/csv/nsys_csv_readers.h"
 #include "readers/test_sink.h"
 #include "stepstat/synth.h"
 

@@ -1,4 +1,4 @@
-#include "readers/nsys_csv_nvtx.h"
+#include "readers/csv/nsys_csv_nvtx.h"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 #include <random>
 #include <string>
 
-#include "readers/nsys_sqlite.h"
+#include "readers/sqlite/nsys_sqlite.h"
 #include "stepstat/read.h"
 #include "stepstat/synth.h"
 

@@ -1,4 +1,4 @@
-// The page reader (readers/nsys_sqlite_page_scan.h) against SQLite's own answer: on the
+// The page reader (readers/sqlite/nsys_sqlite_page_scan.h) against SQLite's own answer: on the
 // synthetic exports of every kind stepstat synth writes and the real exports, the rows of the
 // as-stored scans equal `SELECT <columns> FROM t WHERE <filter>`, in the same order. Tables
 // with what the page path does not read (an INTEGER PRIMARY KEY read, a column added with a
@@ -21,12 +21,12 @@
 #include <vector>
 
 #include "io/read_progress.h"
-#include "readers/nsys_sqlite_db.h"
-#include "readers/nsys_sqlite_internal.h"
-#include "readers/nsys_sqlite_page_scan.h"
-#include "readers/nsys_sqlite_reader_queries.h"
-#include "readers/nsys_sqlite_sorted_scan.h"
-#include "readers/sqlite_table_pages.h"
+#include "readers/sqlite/nsys_sqlite_db.h"
+#include "readers/sqlite/nsys_sqlite_internal.h"
+#include "readers/sqlite/nsys_sqlite_page_scan.h"
+#include "readers/sqlite/nsys_sqlite_reader_queries.h"
+#include "readers/sqlite/nsys_sqlite_sorted_scan.h"
+#include "readers/sqlite/sqlite_table_pages.h"
 #include "stepstat/engine.h"
 #include "stepstat/progress.h"
 #include "stepstat/synth.h"
@@ -114,7 +114,7 @@ bool SameRows(const std::vector<IntRow>& a, const std::vector<IntRow>& b, size_t
 std::vector<ScanQuery> ReaderQueries(const SqliteDb& db) {
   std::vector<ScanQuery> queries;
   StringPool pool;
-  ExportContext context(db, pool, SqliteScan::kAsStored);
+  ExportContext context(db, pool, TableScan::kAsStored);
   Status init = context.Init();
   EXPECT_TRUE(init.ok()) << init.message();
   if (!init.ok()) return queries;

@@ -1,5 +1,5 @@
 // summarize reads an SQLite export's tables as stored, checking their order while it reads
-// (SqliteScan::kAsStored), and reads again with the order checked first when a table turns
+// (TableScan::kAsStored), and reads again with the order checked first when a table turns
 // out further out of order than the reorder window. These tests build such a table, whose
 // disorder starts late (one early row moved to the end of the table, so that thousands of
 // rows went to the sinks before the read meets it), and check that the summary is the one
@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "readers/nsys_sqlite.h"
-#include "readers/nsys_sqlite_sorted_scan.h"
+#include "readers/sqlite/nsys_sqlite.h"
+#include "readers/sqlite/nsys_sqlite_sorted_scan.h"
 #include "stepstat/policy.h"
 #include "stepstat/read.h"
 #include "stepstat/report.h"
@@ -99,7 +99,7 @@ std::string SummaryNumbers(const fs::path& path) {
   return StepStatsToJson(copy);
 }
 
-TEST(SqliteScanFallback, AKernelFarOutOfOrderLateInTheTableGivesTheInOrderSummary) {
+TEST(TableScanFallback, AKernelFarOutOfOrderLateInTheTableGivesTheInOrderSummary) {
   fs::path in_order = InOrderExport();
   ASSERT_FALSE(in_order.empty());
   fs::path moved =
@@ -107,34 +107,34 @@ TEST(SqliteScanFallback, AKernelFarOutOfOrderLateInTheTableGivesTheInOrderSummar
   // The as-stored read of either half meets the moved kernel only at the end of the table,
   // and fails there: the fallback is what the summary below goes through.
   NullSink gpu;
-  Result<ReadReport> gpu_read = ReadNsysSqliteGpuSide(moved, "m", gpu, SqliteScan::kAsStored);
+  Result<ReadReport> gpu_read = ReadNsysSqliteGpuSide(moved, "m", gpu, TableScan::kAsStored);
   EXPECT_TRUE(nsys_sqlite::IsTooFarOutOfOrder(gpu_read.status())) << gpu_read.status().message();
   EXPECT_GE(gpu.rows(), 4096);
   NullSink launches;
   Result<ReadReport> launch_read =
-      ReadNsysSqliteLaunchSide(moved, "m", launches, SqliteScan::kAsStored);
+      ReadNsysSqliteLaunchSide(moved, "m", launches, TableScan::kAsStored);
   EXPECT_TRUE(nsys_sqlite::IsTooFarOutOfOrder(launch_read.status()))
       << launch_read.status().message();
   // Read checked, each half succeeds.
   NullSink checked;
-  EXPECT_TRUE(ReadNsysSqliteGpuSide(moved, "m", checked, SqliteScan::kChecked).ok());
-  EXPECT_TRUE(ReadNsysSqliteLaunchSide(moved, "m", checked, SqliteScan::kChecked).ok());
+  EXPECT_TRUE(ReadNsysSqliteGpuSide(moved, "m", checked, TableScan::kChecked).ok());
+  EXPECT_TRUE(ReadNsysSqliteLaunchSide(moved, "m", checked, TableScan::kChecked).ok());
 
   const std::string expected = SummaryNumbers(in_order);
   ASSERT_FALSE(expected.empty());
   EXPECT_EQ(SummaryNumbers(moved), expected);
 }
 
-TEST(SqliteScanFallback, ALaunchCallFarOutOfOrderLateInTheTableGivesTheInOrderSummary) {
+TEST(TableScanFallback, ALaunchCallFarOutOfOrderLateInTheTableGivesTheInOrderSummary) {
   fs::path in_order = InOrderExport();
   ASSERT_FALSE(in_order.empty());
   fs::path moved =
       WithRowMovedToTheEnd(in_order, "call-moved.sqlite", {"CUPTI_ACTIVITY_KIND_RUNTIME"}, 10);
   NullSink gpu;
-  EXPECT_TRUE(ReadNsysSqliteGpuSide(moved, "m", gpu, SqliteScan::kAsStored).ok());
+  EXPECT_TRUE(ReadNsysSqliteGpuSide(moved, "m", gpu, TableScan::kAsStored).ok());
   NullSink launches;
   Result<ReadReport> launch_read =
-      ReadNsysSqliteLaunchSide(moved, "m", launches, SqliteScan::kAsStored);
+      ReadNsysSqliteLaunchSide(moved, "m", launches, TableScan::kAsStored);
   EXPECT_TRUE(nsys_sqlite::IsTooFarOutOfOrder(launch_read.status()))
       << launch_read.status().message();
   EXPECT_GE(launches.rows(), 4096);

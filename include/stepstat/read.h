@@ -62,4 +62,9 @@ Result<ReadReport> ReadInput(const std::filesystem::path& path, std::string_view
 /// refused, saying to pass its path.
 Result<ReadReport> ReadInput(const TraceInput& input, TraceSink& sink);
 
+/// The rank a trace file says it is (a PyTorch profiler trace's torch.distributed rank);
+/// nullopt when its format or the file itself says none. Reads a bounded prefix.
+Result<std::optional<int64_t>> RankStatedInFile(const std::filesystem::path& path,
+                                                std::string_view display_name, InputKind kind);
+
 }  // namespace stepstat

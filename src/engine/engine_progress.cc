@@ -28,7 +28,8 @@ uint64_t FileBytes(const fs::path& path) {
 // residue) and once more to replay one step. Launch CSVs: once beside the GPU side, once
 // more first when NVTX ranges assign launches to steps. A Kineto trace is parsed once
 // whatever the passes (trace_reads.h). SQLite reads the pages its queries need, a share of
-// the file not known before: nothing planned; each open counts (readers/sqlite_progress_vfs.h).
+// the file not known before: nothing planned; each open counts
+// (readers/sqlite/sqlite_progress_vfs.h).
 int WholeReads(const TraceInput& input, InputRole role, bool has_ranges, PlannedRun run) {
   if (ParsedOnceAndReplayed(input.kind)) return 1;
   if (ReadByQueries(input.kind) || ExportedBeforeReading(input.kind)) return 0;

@@ -17,8 +17,6 @@
 #include "engine/engine_progress.h"
 #include "io/read_progress.h"
 #include "ranks/thread_pool.h"
-#include "readers/input_traits.h"
-#include "readers/kineto_rank.h"
 #include "readers/nsys_base.h"
 #include "stepstat/output.h"
 #include "stepstat/platform.h"
@@ -138,9 +136,12 @@ Result<Partial> PartialOfSummary(const SummaryResult& summary, const std::string
   if (!rank) {
     // A PyTorch profiler trace may say which rank it is (torch.distributed's).
     for (const ResolvedInput& input : summary.context.inputs) {
-      if (!IsPyTorchProfilerTrace(input.kind) || input.path.empty()) continue;
-      ASSIGN_OR_RETURN(rank, KinetoRankOfFile(input.path, input.name));
-      if (rank) source = kRankFromContent;
+      if (input.path.empty()) continue;
+      ASSIGN_OR_RETURN(rank, RankStatedInFile(input.path, input.name, input.kind));
+      if (rank) {
+        source = kRankFromContent;
+        break;
+      }
     }
   }
   return MakePartial(summary.stats, summary.context.policy, rank, source);

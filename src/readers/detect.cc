@@ -6,8 +6,8 @@
 
 #include "csv/csv_scanner.h"
 #include "io/byte_source.h"
-#include "readers/nsys_csv_header.h"
-#include "readers/nsys_rep.h"
+#include "readers/csv/nsys_csv_header.h"
+#include "readers/sqlite/nsys_rep.h"
 #include "stepstat/read.h"
 
 namespace stepstat {

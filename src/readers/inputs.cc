@@ -5,10 +5,10 @@
 #include <filesystem>
 #include <system_error>
 
+#include "readers/csv/nsys_csv_header.h"
 #include "readers/input_source.h"
 #include "readers/nsys_base.h"
-#include "readers/nsys_csv_header.h"
-#include "readers/nsys_rep.h"
+#include "readers/sqlite/nsys_rep.h"
 #include "stepstat/platform.h"
 #include "stepstat/step_stats.h"
 

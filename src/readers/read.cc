@@ -4,15 +4,18 @@
 #include <memory>
 
 #include "io/byte_source.h"
+#include "readers/csv/nsys_csv_header.h"
+#include "readers/csv/nsys_csv_nvtx.h"
+#include "readers/csv/nsys_csv_readers.h"
+#include "readers/csv/nsys_csv_table.h"
 #include "readers/input_source.h"
-#include "readers/kineto_json.h"
-#include "readers/nsys_csv_header.h"
-#include "readers/nsys_csv_nvtx.h"
-#include "readers/nsys_csv_readers.h"
-#include "readers/nsys_csv_table.h"
-#include "readers/nsys_rep.h"
-#include "readers/nsys_sqlite.h"
+#include "readers/input_traits.h"
+#include "readers/kineto/kineto_json.h"
+#include "readers/kineto/kineto_rank.h"
+#include "readers/read_sides.h"
 #include "readers/resolution_sink.h"
+#include "readers/sqlite/nsys_rep.h"
+#include "readers/sqlite/nsys_sqlite.h"
 
 namespace stepstat {
 
@@ -109,6 +112,22 @@ Result<ReadReport> ReadInput(const TraceInput& input, TraceSink& sink) {
   return MeasuredRead(sink, [&](TraceSink& measured) {
     return ReadKindOfBytes(*input.bytes, input.display_name, input.kind, measured);
   });
+}
+
+Result<ReadReport> ReadGpuSide(const TraceInput& input, TraceSink& sink, TableScan scan) {
+  if (!ReadByQueries(input.kind)) return ReadInput(input, sink);
+  return ReadNsysSqliteGpuSide(input.path, input.display_name, sink, scan);
+}
+
+Result<ReadReport> ReadLaunchSide(const TraceInput& input, TraceSink& sink, TableScan scan) {
+  if (!ReadByQueries(input.kind)) return ReadInput(input, sink);
+  return ReadNsysSqliteLaunchSide(input.path, input.display_name, sink, scan);
+}
+
+Result<std::optional<int64_t>> RankStatedInFile(const std::filesystem::path& path,
+                                                std::string_view display_name, InputKind kind) {
+  if (!IsPyTorchProfilerTrace(kind)) return std::optional<int64_t>();
+  return KinetoRankOfFile(path, display_name);
 }
 
 }  // namespace stepstat

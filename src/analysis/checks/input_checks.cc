@@ -16,12 +16,12 @@
 #include "analysis/details/data_notes.h"
 #include "analysis/pipeline/launched_kernels_sink.h"
 #include "io/byte_source.h"
+#include "readers/csv/nsys_csv_table.h"
 #include "readers/input_source.h"
 #include "readers/input_traits.h"
-#include "readers/kineto_devices.h"
-#include "readers/nsys_csv_table.h"
-#include "readers/nsys_sqlite.h"
+#include "readers/kineto/kineto_devices.h"
 #include "readers/resolution_sink.h"
+#include "readers/sqlite/nsys_sqlite.h"
 #include "stepstat/read.h"
 
 namespace stepstat {

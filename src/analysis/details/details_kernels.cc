@@ -10,9 +10,9 @@
 #include "analysis/details/duration_set.h"
 #include "analysis/details/kernel_spreads.h"
 #include "io/byte_source.h"
+#include "readers/csv/nsys_csv_kern_sum.h"
 #include "readers/input_source.h"
 #include "readers/input_traits.h"
-#include "readers/nsys_csv_kern_sum.h"
 #include "stepstat/details.h"
 
 namespace stepstat {

@@ -2,7 +2,7 @@
 
 #include "analysis/pipeline/launched_kernels_sink.h"
 #include "readers/input_traits.h"
-#include "readers/nsys_sqlite.h"
+#include "readers/read_sides.h"
 
 namespace stepstat {
 
@@ -108,9 +108,7 @@ Result<ReadReport> TraceReads::Whole(const TraceInput& input, TraceSink& sink) {
 }
 
 Result<ReadReport> TraceReads::GpuSide(const TraceInput& input, TraceSink& sink) {
-  if (ReadByQueries(input.kind)) {
-    return ReadNsysSqliteGpuSide(input.path, input.display_name, sink);
-  }
+  if (ReadByQueries(input.kind)) return ReadGpuSide(input, sink);
   if (OpsAreItsLaunchRows(input.kind)) {
     LaunchedKernelsSink launched(sink, /*forward_launch_calls=*/false);
     return ReadInput(input, launched);
@@ -119,9 +117,7 @@ Result<ReadReport> TraceReads::GpuSide(const TraceInput& input, TraceSink& sink)
 }
 
 Result<ReadReport> TraceReads::LaunchSide(const TraceInput& input, TraceSink& sink) {
-  if (ReadByQueries(input.kind)) {
-    return ReadNsysSqliteLaunchSide(input.path, input.display_name, sink);
-  }
+  if (ReadByQueries(input.kind)) return ReadLaunchSide(input, sink);
   return Whole(input, sink);
 }
 

@@ -23,7 +23,7 @@
 #include "analysis/summary/summary_sinks.h"
 #include "analysis/summary/summary_values.h"
 #include "readers/input_traits.h"
-#include "readers/nsys_sqlite.h"
+#include "readers/read_sides.h"
 #include "stepstat/details.h"
 #include "stepstat/step_stats.h"
 
@@ -31,16 +31,14 @@ namespace stepstat {
 
 namespace {
 
-// What of a file one side reads.
-enum class Part { kWhole, kSqliteGpuHalf, kSqliteLaunchHalf };
+// What of a file one side reads: all of it, or one of the sides of a file that has them.
+enum class Part { kWhole, kGpuSide, kLaunchSide };
 
 Result<ReadReport> ReadPart(const TraceInput& input, Part part, TraceSink& sink,
-                            SqliteScan scan = SqliteScan::kChecked) {
+                            TableScan scan = TableScan::kChecked) {
   switch (part) {
-    case Part::kSqliteGpuHalf:
-      return ReadNsysSqliteGpuSide(input.path, input.display_name, sink, scan);
-    case Part::kSqliteLaunchHalf:
-      return ReadNsysSqliteLaunchSide(input.path, input.display_name, sink, scan);
+    case Part::kGpuSide: return ReadGpuSide(input, sink, scan);
+    case Part::kLaunchSide: return ReadLaunchSide(input, sink, scan);
     case Part::kWhole: break;
   }
   return ReadInput(input, sink);
@@ -60,7 +58,7 @@ struct SideResult {
 // which closes their meter sides on every path. A null producer means "not this side".
 // `hold`: the run found the input out of start order, so the sinks hold and sort. `device`:
 // when not empty, only that device's operations and launches reach the sinks.
-Status ReadSide(const TraceInput& input, Part part, SqliteScan scan, const std::string& device,
+Status ReadSide(const TraceInput& input, Part part, TableScan scan, const std::string& device,
                 const Classifier& classifier, bool hold,
                 std::optional<OverlapMeter::Producer> kernels,
                 std::optional<OverlapMeter::Producer> launches, bool details,
@@ -99,10 +97,10 @@ void NoteOrderBreak(const StartOrder& order, Details& details) {
   }
 }
 
-// One thread reading both halves of an SQLite export would hold all of one side in the
+// One thread reading both sides of one file (an SQLite export) would hold all of one side in the
 // meter (and a record per kernel for the join): read the halves on two threads instead.
 // --details keeps the one-thread read, whose per-input report it prints.
-bool SplitsSqlite(const SummaryInputs& inputs, const Details* details) {
+bool ReadsTwoSidesOfOneFile(const SummaryInputs& inputs, const Details* details) {
   return !inputs.launches && ReadByQueries(inputs.gpu.kind) && details == nullptr;
 }
 
@@ -110,12 +108,12 @@ bool SplitsSqlite(const SummaryInputs& inputs, const Details* details) {
 // halves of a split SQLite export are read.
 Result<StepStats> RunPass(const SummaryInputs& inputs, const Policy& policy,
                           const Classifier& classifier, StartOrder& order, bool hold,
-                          Details* details, const PipelineLimits& limits, SqliteScan scan,
+                          Details* details, const PipelineLimits& limits, TableScan scan,
                           std::vector<KernelDetails>* kernel_totals) {
-  const bool split_sqlite = SplitsSqlite(inputs, details);
-  const TraceInput* launch_input = split_sqlite      ? &inputs.gpu
-                                   : inputs.launches ? &*inputs.launches
-                                                     : nullptr;
+  const bool two_sides_of_one_file = ReadsTwoSidesOfOneFile(inputs, details);
+  const TraceInput* launch_input = two_sides_of_one_file ? &inputs.gpu
+                                   : inputs.launches     ? &*inputs.launches
+                                                         : nullptr;
   const bool two_sides = launch_input != nullptr;
   if (!inputs.device.empty() && inputs.launches &&
       LaunchesLackTheirKernels(inputs.launches->kind)) {
@@ -142,12 +140,12 @@ Result<StepStats> RunPass(const SummaryInputs& inputs, const Policy& policy,
     // Each producer moves into its side's sinks on that side's thread.
     SideStatuses statuses = ReadBothSides(
         [&] {
-          return ReadSide(inputs.gpu, split_sqlite ? Part::kSqliteGpuHalf : Part::kWhole, scan,
+          return ReadSide(inputs.gpu, two_sides_of_one_file ? Part::kGpuSide : Part::kWhole, scan,
                           inputs.device, classifier, hold, std::move(kernels), std::nullopt,
                           want_details, shared, gpu_side);
         },
         [&] {
-          return ReadSide(*launch_input, split_sqlite ? Part::kSqliteLaunchHalf : Part::kWhole,
+          return ReadSide(*launch_input, two_sides_of_one_file ? Part::kLaunchSide : Part::kWhole,
                           scan, inputs.device, classifier, hold, std::nullopt, std::move(launches),
                           want_details, shared, launch_side);
         },
@@ -155,7 +153,7 @@ Result<StepStats> RunPass(const SummaryInputs& inputs, const Policy& policy,
     failure = FirstFailure(statuses);
   } else {  // one thread, unbounded meter: it feeds both sides
     failure =
-        ReadSide(inputs.gpu, Part::kWhole, SqliteScan::kChecked, inputs.device, classifier, hold,
+        ReadSide(inputs.gpu, Part::kWhole, TableScan::kChecked, inputs.device, classifier, hold,
                  std::move(kernels), std::move(launches), want_details, shared, gpu_side);
   }
   order.Learn(gpu_side.order_break);
@@ -234,7 +232,7 @@ Result<StepStats> SummarizeWith(const SummaryInputs& inputs, const Policy& polic
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
   StartOrder order;
   return RunInStartOrder<Result<StepStats>>(order, [&](bool hold) -> Result<StepStats> {
-    if (SplitsSqlite(inputs, details)) {
+    if (ReadsTwoSidesOfOneFile(inputs, details)) {
       // The halves read as stored first (one walk of each table less). Whatever stops that
       // pass, whether a table too far out of order for the reorder window or an error in the
       // file, the pass is run again checked, so that the answer and the error are exactly
@@ -242,13 +240,13 @@ Result<StepStats> SummarizeWith(const SummaryInputs& inputs, const Policy& polic
       // sinks, nothing printed; the rerun overwrites kernel_totals).
       StartOrder as_stored_order = order;
       Result<StepStats> stats = RunPass(inputs, policy, classifier, as_stored_order, hold, details,
-                                        limits, SqliteScan::kAsStored, kernel_totals);
+                                        limits, TableScan::kAsStored, kernel_totals);
       if (stats.ok()) {
         order = as_stored_order;
         return stats;
       }
     }
-    return RunPass(inputs, policy, classifier, order, hold, details, limits, SqliteScan::kChecked,
+    return RunPass(inputs, policy, classifier, order, hold, details, limits, TableScan::kChecked,
                    kernel_totals);
   });
 }
@@ -259,7 +257,7 @@ Result<std::vector<std::string>> ListDevices(const SummaryInputs& inputs) {
   LaunchedKernelsSink launched_kernels(names, /*forward_launch_calls=*/false);
   TraceSink& sink = OpsAreItsLaunchRows(inputs.gpu.kind) ? static_cast<TraceSink&>(launched_kernels)
                                                          : static_cast<TraceSink&>(names);
-  const Part part = ReadByQueries(inputs.gpu.kind) ? Part::kSqliteGpuHalf : Part::kWhole;
+  const Part part = ReadByQueries(inputs.gpu.kind) ? Part::kGpuSide : Part::kWhole;
   RETURN_IF_ERROR(ReadPart(inputs.gpu, part, sink).status());
   return names.devices();
 }
