@@ -15,13 +15,9 @@
 
 #include "analysis/details/data_notes.h"
 #include "analysis/pipeline/launched_kernels_sink.h"
-#include "io/byte_source.h"
-#include "readers/csv/nsys_csv_table.h"
-#include "readers/input_source.h"
+#include "readers/input_sample.h"
 #include "readers/input_traits.h"
-#include "readers/kineto/kineto_devices.h"
 #include "readers/resolution_sink.h"
-#include "readers/sqlite/nsys_sqlite.h"
 #include "stepstat/read.h"
 
 namespace stepstat {
@@ -122,53 +118,6 @@ class GpuPrefix : public TraceSink {
   std::vector<std::pair<int64_t, int64_t>> keys_;
 };
 
-// Whether the header declares start times coarser than ns ("Start (us)", "Start(sec)").
-// Only then are round digits the format's resolution rather than a coincidence of a
-// hand-written fixture or a GPU clock's tick, and worth a line on stderr.
-Result<bool> DeclaresCoarseTime(const TraceInput& input) {
-  ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenInputSource(input));
-  ASSIGN_OR_RETURN(auto table, NsysCsvTable::Open(*source, input.display_name, input.kind));
-  int column = table->header().Find({"Start", "API Start"});
-  if (column < 0) return false;  // the reader says what is missing
-  ASSIGN_OR_RETURN(int exponent, table->TimeExponent(column));
-  return exponent > 0;
-}
-
-// What the first bytes of a Kineto trace say: the reader parses the whole file before it
-// emits an event, so the checks read a prefix of the text instead.
-struct KinetoPrefix {
-  bool whole_microseconds = false;
-  std::vector<std::string> devices;  // KinetoDevicesInPrefix
-};
-
-// A Kineto trace writes "ts" in µs; with ns clocks PyTorch writes a fraction ("ts":
-// 1700000000123.456). The first "ts" values of the text stand in: none of kKinetoSample
-// with a fraction means µs.
-bool TimesInWholeMicroseconds(std::string_view view) {
-  constexpr size_t kKinetoSample = 256;
-  size_t seen = 0;
-  for (size_t at = view.find("\"ts\""); at != std::string_view::npos && seen < kKinetoSample;
-       at = view.find("\"ts\"", at + 4)) {
-    size_t value = view.find_first_not_of(" \t\r\n:", at + 4);
-    if (value == std::string_view::npos) break;
-    size_t end = view.find_first_not_of("0123456789", value);
-    if (end == value || end == std::string_view::npos) continue;  // a string, or cut off
-    if (view[end] == '.' || view[end] == 'e' || view[end] == 'E') return false;
-    ++seen;
-  }
-  return seen > 0;
-}
-
-Result<KinetoPrefix> ReadKinetoPrefix(const TraceInput& input) {
-  constexpr size_t kMaxBytes = size_t{4} << 20;
-  ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenInputSource(input));
-  ASSIGN_OR_RETURN(std::string_view view, source->Next(0));
-  while (view.size() < kMaxBytes && !source->exhausted()) {
-    ASSIGN_OR_RETURN(view, source->Next(0));
-  }
-  return KinetoPrefix{TimesInWholeMicroseconds(view), KinetoDevicesInPrefix(view)};
-}
-
 // Reads `input` into `sink` until the sink has had enough; the time resolution seen.
 Result<int64_t> ReadPrefix(const TraceInput& input, TraceSink& sink) {
   ResolutionSink measured(sink);
@@ -196,25 +145,21 @@ int64_t CountMatched(std::vector<std::pair<int64_t, int64_t>>& kernels,
 Result<InputCheckReport> CheckInputs(const SummaryInputs& inputs,
                                      const InputCheckOptions& options) {
   InputCheckReport report;
-  if (ReadByQueries(inputs.gpu.kind)) {
-    ASSIGN_OR_RETURN(KernelPlaces places,
-                     SampleNsysSqliteKernelPlaces(inputs.gpu.path, inputs.gpu.display_name,
-                                                  static_cast<int64_t>(options.gpu_rows)));
+  if (!IsNsysCsvTrace(inputs.gpu.kind)) {
+    // A file that holds both sides: what a bounded sample of it says.
+    ASSIGN_OR_RETURN(InputSample sample,
+                     SampleInput(inputs.gpu, static_cast<int64_t>(options.gpu_rows)));
     std::string several =
-        SeveralDevicesNote(inputs.gpu.display_name, places.devices, places.processes);
+        SeveralDevicesNote(inputs.gpu.display_name, sample.devices, sample.processes);
     if (!several.empty() && options.note_several_devices) {
       report.warnings.push_back(std::move(several));
     }
-    report.devices = std::move(places.device_names);
-  }
-  if (IsPyTorchProfilerTrace(inputs.gpu.kind)) {
-    ASSIGN_OR_RETURN(KinetoPrefix prefix, ReadKinetoPrefix(inputs.gpu));
-    if (prefix.whole_microseconds) {
+    if (sample.whole_microseconds) {
       report.warnings.push_back(CoarseTimeNote(inputs.gpu.display_name, 1000));
     }
-    report.devices = std::move(prefix.devices);
+    report.devices = std::move(sample.device_names);
+    return report;
   }
-  if (!IsNsysCsvTrace(inputs.gpu.kind)) return report;
 
   LaunchPrefix launches(options.launch_rows);
   const TraceInput* launch_file = inputs.launches ? &*inputs.launches : nullptr;
@@ -263,7 +208,7 @@ Result<InputCheckReport> CheckInputs(const SummaryInputs& inputs,
   for (auto [file, resolution] :
        {std::pair{&inputs.gpu, gpu_resolution}, std::pair{launch_file, launch_resolution}}) {
     if (file == nullptr || resolution < kGapAffectingResolutionNs) continue;
-    ASSIGN_OR_RETURN(bool coarse, DeclaresCoarseTime(*file));
+    ASSIGN_OR_RETURN(bool coarse, DeclaresCoarseTimes(*file));
     if (coarse) report.warnings.push_back(CoarseTimeNote(file->display_name, resolution));
   }
   return report;

@@ -9,10 +9,8 @@
 #include "analysis/details/details_values.h"
 #include "analysis/details/duration_set.h"
 #include "analysis/details/kernel_spreads.h"
-#include "io/byte_source.h"
-#include "readers/csv/nsys_csv_kern_sum.h"
-#include "readers/input_source.h"
 #include "readers/input_traits.h"
+#include "readers/kernel_summary.h"
 #include "stepstat/details.h"
 
 namespace stepstat {
@@ -141,8 +139,7 @@ Result<std::vector<KernelDetails>> ListKernelTotals(const SummaryInputs& inputs,
 Result<std::vector<KernelDetails>> ListKernelsOfSummary(const TraceInput& input,
                                                         const Policy& policy) {
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
-  ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenInputSource(input));
-  ASSIGN_OR_RETURN(std::vector<KernelSumRow> rows, ReadNsysGpuKernSum(*source, input.display_name));
+  ASSIGN_OR_RETURN(std::vector<KernelSumRow> rows, ReadKernelSummary(input));
   std::vector<KernelDetails> kernels;
   kernels.reserve(rows.size());
   for (KernelSumRow& row : rows) {

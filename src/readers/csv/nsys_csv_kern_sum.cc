@@ -2,6 +2,7 @@
 
 #include "readers/csv/csv_values.h"
 #include "readers/csv/nsys_csv_table.h"
+#include "readers/input_source.h"
 
 namespace stepstat {
 
@@ -53,6 +54,11 @@ Result<std::vector<KernelSumRow>> ReadNsysGpuKernSum(ByteSource& source,
     return ErrorAt(display_name, table->header_line(), "a cuda_gpu_kern_sum report with no rows");
   }
   return rows;
+}
+
+Result<std::vector<KernelSumRow>> ReadKernelSummary(const TraceInput& input) {
+  ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenInputSource(input));
+  return ReadNsysGpuKernSum(*source, input.display_name);
 }
 
 }  // namespace stepstat

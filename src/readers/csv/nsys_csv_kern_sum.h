@@ -8,19 +8,10 @@
 #include <vector>
 
 #include "io/byte_source.h"
+#include "readers/kernel_summary.h"
 #include "stepstat/status.h"
 
 namespace stepstat {
-
-struct KernelSumRow {
-  std::string name;
-  int64_t instances = 0;
-  int64_t total_ns = 0;
-  double mean_ns = 0.0;    ///< as printed (nsys rounds it to 0.1 ns)
-  double median_ns = 0.0;  ///< as printed
-  int64_t min_ns = 0;
-  int64_t max_ns = 0;
-};
 
 /// Every row of the report, in file order. Columns by name and unit (Total Time, Instances,
 /// Avg, Med, Min, Max, Name); an error names the file, line and column.
