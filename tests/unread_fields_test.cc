@@ -68,7 +68,8 @@ RunOptions On(std::vector<fs::path> inputs) {
 
 TEST(UnreadFields, TheHookPoisonsWhatASinkDoesNotRead) {
   CollectingSink sink;
-  sink.fields = TraceFields::None();
+  // One field of the operations (a sink that reads none of them wants none: TraceFields).
+  sink.fields = {TraceFields::kOpPid, 0};
   {
     ReadsHooked poison(UnreadFieldsHook::kPoison);
     Result<ReadReport> read = ReadInput(kExampleBase.string() + "_cuda_gpu_trace.csv", "gpu.csv",

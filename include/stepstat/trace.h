@@ -105,7 +105,9 @@ struct CpuRange {
 /// other field at its default and skip the column it comes from, neither converting nor
 /// checking it: a summary has no use for a call's queue time, so a malformed Queue Dur does
 /// not stop it (a pass that reads queue times still says where the field is wrong). `line`
-/// and GpuOp::kind are always set; a reader may fill more than is asked.
+/// and GpuOp::kind are always set; a reader may fill more than is asked. A sink that reads no
+/// field of one kind (`op` or `call` 0) wants none of those rows: a reader may skip their
+/// table (the nsys SQLite reader does), so such a sink must not count them either.
 struct TraceFields {
   enum Op : uint32_t {
     kOpStart = 1u << 0,
@@ -146,6 +148,12 @@ struct TraceFields {
     return {a.op | b.op, a.call | b.call};
   }
   friend bool operator==(TraceFields, TraceFields) = default;
+  /// What a sink that wraps `inner` reads: inner's fields and `own`, but only for the kinds
+  /// of row inner reads at all (a wrapper reads its fields off rows it passes on; it does not
+  /// make a reader produce rows nobody wants).
+  static constexpr TraceFields Wrapping(TraceFields inner, TraceFields own) {
+    return {inner.op == 0 ? 0 : inner.op | own.op, inner.call == 0 ? 0 : inner.call | own.call};
+  }
 };
 
 /// Receives a trace as batches. A reader calls the sink from one thread; the spans and the

@@ -35,7 +35,7 @@ class ResolutionSink : public TraceSink {
   }
   Status OnFinish() override { return inner_.OnFinish(); }
   TraceFields reads() const override {
-    return inner_.reads() | TraceFields{TraceFields::kOpStart, TraceFields::kApiStart};
+    return TraceFields::Wrapping(inner_.reads(), {TraceFields::kOpStart, TraceFields::kApiStart});
   }
 
   /// In ns; 0 while fewer than two distinct start times were seen.

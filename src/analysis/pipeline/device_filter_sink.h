@@ -32,8 +32,9 @@ class DeviceFilterSink : public TraceSink {
   Status OnFinish() override { return inner_.OnFinish(); }
   /// The devices, and whether a call's kernel is known.
   TraceFields reads() const override {
-    return inner_.reads() | TraceFields{TraceFields::kOpDevice,
-                                        TraceFields::kCallDevice | TraceFields::kKernelStart};
+    return TraceFields::Wrapping(
+        inner_.reads(),
+        {TraceFields::kOpDevice, TraceFields::kCallDevice | TraceFields::kKernelStart});
   }
 
  private:

@@ -48,7 +48,7 @@ class StartOrderSink : public TraceSink {
   }
   Status OnFinish() override { return next_.OnFinish(); }
   TraceFields reads() const override {
-    return next_.reads() | TraceFields{TraceFields::kOpStart, TraceFields::kApiStart};
+    return TraceFields::Wrapping(next_.reads(), {TraceFields::kOpStart, TraceFields::kApiStart});
   }
 
   const std::optional<OrderBreak>& broke() const { return broke_; }

@@ -39,6 +39,8 @@ class RangeCollector : public TraceSink {
     return Status::Ok();
   }
   Status OnRanges(std::span<const CpuRange> ranges, const StringPool& names) override;
+  /// Ranges alone: a reader may skip the GPU operations and launch calls (TraceFields).
+  TraceFields reads() const override { return TraceFields::None(); }
 
   int64_t ranges_seen() const { return ranges_seen_; }
   /// A few distinct range names, for the message when nothing matched.

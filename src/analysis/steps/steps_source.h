@@ -43,6 +43,10 @@ class AnnotationStats : public TraceSink {
     return Status::Ok();
   }
   Status OnRanges(std::span<const CpuRange> ranges, const StringPool& names) override;
+  /// The GPU span and the ranges: no launch call.
+  TraceFields reads() const override {
+    return {TraceFields::kOpStart | TraceFields::kOpDuration, 0};
+  }
 
   bool has_gpu_span() const { return gpu_ops_ > 0; }
   int64_t gpu_span_ns() const { return gpu_last_end_ - gpu_first_start_; }

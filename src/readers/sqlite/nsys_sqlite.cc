@@ -102,8 +102,12 @@ Result<ReadReport> ReadPart(const std::filesystem::path& path, std::string_view 
   report.time_unit = "ns";
   ASSIGN_OR_RETURN(report.layout, DescribeLayout(context));
 
+  // A sink that reads no field of GPU operations, or none of launch calls, is handed none
+  // (TraceSink::reads): their tables are not read at all. The ranges of a steps pass, for one,
+  // need no launch join.
+  const TraceFields fields = sink.reads();
   int64_t gpu_rows = 0;
-  if (part != Part::kLaunchSide) {
+  if (part != Part::kLaunchSide && fields.op != 0) {
     // No record per kernel for the launch join: StreamLaunchCalls merge-joins in bounded
     // memory (a record per kernel grew with the trace: 75 MB of 200 steps).
     ASSIGN_OR_RETURN(gpu_rows, ReadGpuOps(context, sink));
@@ -114,7 +118,8 @@ Result<ReadReport> ReadPart(const std::filesystem::path& path, std::string_view 
     kernels_have_pid = kernel_columns.contains("globalPid");
   }
   int64_t launch_rows = 0;
-  if (part != Part::kGpuSide && context.HasTable("CUPTI_ACTIVITY_KIND_RUNTIME")) {
+  if (part != Part::kGpuSide && fields.call != 0 &&
+      context.HasTable("CUPTI_ACTIVITY_KIND_RUNTIME")) {
     ASSIGN_OR_RETURN(launch_rows, StreamLaunchCalls(context, kernels_have_pid, sink));
   }
   int64_t range_rows = 0;

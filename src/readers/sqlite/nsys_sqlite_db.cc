@@ -146,7 +146,8 @@ Result<SqliteDb> SqliteDb::Open(const std::filesystem::path& path, std::string_v
 SqliteDb::SqliteDb(SqliteDb&& other) noexcept
     : db_(std::exchange(other.db_, nullptr)),
       display_name_(std::move(other.display_name_)),
-      path_(std::move(other.path_)) {}
+      path_(std::move(other.path_)),
+      pages_file_(std::move(other.pages_file_)) {}
 
 SqliteDb& SqliteDb::operator=(SqliteDb&& other) noexcept {
   if (this != &other) {
@@ -154,6 +155,7 @@ SqliteDb& SqliteDb::operator=(SqliteDb&& other) noexcept {
     db_ = std::exchange(other.db_, nullptr);
     display_name_ = std::move(other.display_name_);
     path_ = std::move(other.path_);
+    pages_file_ = std::move(other.pages_file_);
   }
   return *this;
 }
@@ -161,6 +163,18 @@ SqliteDb& SqliteDb::operator=(SqliteDb&& other) noexcept {
 SqliteDb::~SqliteDb() { sqlite3_close(db_); }
 
 FileProgress* SqliteDb::file_progress() const { return ConnectionProgress(db_); }
+
+Result<std::shared_ptr<RandomAccessFile>> SqliteDb::PagesFile() const {
+  if (pages_file_ == nullptr) {
+    // Its reads count into this connection's share of the progress meter, which planned the
+    // file's bytes when it opened: a share of its own would plan them once more.
+    ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file,
+                     RandomAccessFile::Open(path_, display_name_, file_progress()));
+    CountOpen(path_);  // as the library's open of the file counts
+    pages_file_ = std::move(file);
+  }
+  return pages_file_;
+}
 
 Status SqliteDb::Error(std::string_view what) const {
   return SqliteError(db_, display_name_, what);

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/random_access_file.h"
 #include "stepstat/status.h"
 
 struct sqlite3;
@@ -77,6 +79,10 @@ class SqliteDb {
   /// What this connection's open of the file counts into the progress meter (null when none
   /// is installed): the page reader counts its reads there, on this connection's thread.
   FileProgress* file_progress() const;
+  /// The file opened for the page reader, once per connection and shared by its scans (a
+  /// check and the read that follows it, the scans of each table): positional reads, on this
+  /// connection's thread.
+  Result<std::shared_ptr<RandomAccessFile>> PagesFile() const;
 
  private:
   SqliteDb(sqlite3* db, std::string display_name, std::filesystem::path path)
@@ -84,6 +90,7 @@ class SqliteDb {
   sqlite3* db_ = nullptr;
   std::string display_name_;
   std::filesystem::path path_;
+  mutable std::shared_ptr<RandomAccessFile> pages_file_;
 };
 
 /// One prepared statement; it must not outlive its SqliteDb. Column getters take 0-based indexes

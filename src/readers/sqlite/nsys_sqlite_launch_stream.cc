@@ -9,6 +9,7 @@
 // Past the window calls arrive unsorted and the sink takes its unsorted path: slower, never
 // wrong.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,6 +20,7 @@
 
 #include "readers/nearly_sorted_queue.h"
 #include "readers/sqlite/nsys_sqlite_internal.h"
+#include "readers/sqlite/nsys_sqlite_page_scan.h"
 #include "readers/sqlite/nsys_sqlite_reader_queries.h"
 #include "readers/sqlite/nsys_sqlite_sorted_scan.h"
 
@@ -249,6 +251,49 @@ Result<KernelSurvey> SurveyKernels(ExportContext& context, const std::string& ke
   return survey;
 }
 
+// SurveyKernels read from the kernel table's pages, over every row of the kernel scan of
+// all processes (`kernels`): so a clean pass also shows that the pages give each of those
+// rows, and that scan may read them too (`pages_give_every_row`). nullopt when the pages
+// cannot tell (no page reader, a declined row, a key that is not an integer, any error): the
+// SQL survey then runs, as before.
+std::optional<KernelSurvey> SurveyKernelsByPages(const SqliteDb& db, const ScanQuery& kernels) {
+  Result<std::unique_ptr<PageScan>> opened = PageScan::Open(db, kernels);
+  if (!opened.ok() || *opened == nullptr) return std::nullopt;
+  PageScan& pages = **opened;
+  uint32_t key_bits = 0;
+  for (int column : kernels.key) key_bits |= 1U << column;
+  IntRowBatch batch;
+  batch.capacity = kStepBatchRows;
+  batch.rows.reserve(kStepBatchRows);
+  KernelSurvey survey;
+  std::array<int64_t, 4> previous{};
+  bool have_previous = false, too_many = false;
+  for (bool more = true; more;) {
+    batch.rows.clear();
+    Result<bool> filled = pages.Fill(batch);
+    if (!filled.ok()) return std::nullopt;
+    more = *filled;
+    for (const IntRow& row : batch.rows) {
+      if ((row.integers & key_bits) != key_bits) return std::nullopt;
+      std::array<int64_t, 4> key{};
+      for (size_t i = 0; i < kernels.key.size() && i < key.size(); ++i) {
+        key[i] = row.values[kernels.key[i]];
+      }
+      if (have_previous && key < previous) survey.sorted = false;
+      previous = key, have_previous = true;
+      const int64_t process = row.values[kLaunchJoinPidKey];
+      if (!too_many && std::find(survey.processes.begin(), survey.processes.end(), process) ==
+                           survey.processes.end()) {
+        survey.processes.push_back(process);
+        too_many = survey.processes.size() > kMaxProcessStreams;
+      }
+    }
+  }
+  // As the SQL survey: past kMaxProcessStreams, one stream in (process, id) order.
+  if (too_many) return KernelSurvey{{}, false};
+  return survey;
+}
+
 // Orders calls by API start, then by arrival.
 struct Pending {
   LaunchCall call;
@@ -341,8 +386,15 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
   // order fails the read, and the caller reads it again checked (TableScan).
   const bool as_stored = context.scan() == TableScan::kAsStored;
   KernelSurvey survey;
+  bool kernels_by_pages = false;  // the survey read every kernel row from the pages
   if (!as_stored) {
-    ASSIGN_OR_RETURN(survey, SurveyKernels(context, kernel_pid_key));
+    if (std::optional<KernelSurvey> by_pages =
+            SurveyKernelsByPages(context.db(), all_processes.kernels)) {
+      survey = std::move(*by_pages);
+      kernels_by_pages = true;
+    } else {
+      ASSIGN_OR_RETURN(survey, SurveyKernels(context, kernel_pid_key));
+    }
   }
   std::vector<int64_t>& processes = survey.processes;
   bool one_stream = processes.empty();
@@ -368,8 +420,11 @@ Result<int64_t> StreamLaunchCalls(ExportContext& context, bool kernels_have_pid,
     const ScanQuery& kernels = queries.kernels;
     ASSIGN_OR_RETURN(SortedScan call_scan,
                      SortedScan::Open(context.db(), calls, window_rows, call_order));
-    ASSIGN_OR_RETURN(SortedScan kernel_scan,
-                     SortedScan::Open(context.db(), kernels, window_rows, kernel_order));
+    // One stream: the scan reads exactly the rows the page survey read.
+    const bool pages_give_every_row =
+        kernels_by_pages && processes.size() == 1 && kernel_order == ScanOrder::kStorage;
+    ASSIGN_OR_RETURN(SortedScan kernel_scan, SortedScan::Open(context.db(), kernels, window_rows,
+                                                              kernel_order, pages_give_every_row));
     joins.emplace_back(context, std::move(call_scan), std::move(kernel_scan), launch_names,
                        copy_api_ids, devices);
   }

@@ -190,13 +190,8 @@ Result<std::unique_ptr<PageScan>> PageScan::Open(const SqliteDb& db, const ScanQ
   ASSIGN_OR_RETURN(std::optional<uint32_t> root, RootPage(db, query.table));
   if (!root || HasSidecar(db.path())) return none;
   // Any trouble opening the file again: the SQL path, which has it open already, reads it.
-  // Its reads count into the connection's share of the progress meter, which planned the
-  // file's bytes when it opened: a share of its own would plan them once more per scan
-  // (five scans: a total of seven times the file, and a time left several times too long).
-  Result<std::unique_ptr<RandomAccessFile>> file =
-      RandomAccessFile::Open(db.path(), db.display_name(), db.file_progress());
+  Result<std::shared_ptr<RandomAccessFile>> file = db.PagesFile();
   if (!file.ok()) return none;
-  CountOpen(db.path());  // as SqliteDb counts the library's open of the file
   Result<std::optional<PageLayout>> layout = ReadPageLayout(**file);
   if (!layout.ok() || !*layout) return none;
   Result<std::unique_ptr<TablePages>> pages =

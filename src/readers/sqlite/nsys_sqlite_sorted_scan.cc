@@ -17,14 +17,17 @@ using Key = std::array<int64_t, kMaxKeyColumns>;  // unused places stay 0
 std::atomic<int64_t> as_stored_scans{0};
 std::atomic<int64_t> page_scans{0};
 std::atomic<int64_t> declined_page_reads{0};
+std::atomic<int64_t> checked_page_scans{0};
 
 std::string WhereClause(const ScanQuery& query) {
   return query.where.empty() ? std::string() : " WHERE " + ConditionSql(query.where);
 }
 
 // Heap simulation over the keys alone: does a min-heap of `window_rows` rows pop them in
-// order? Returns false as soon as one comes out below its predecessor.
-Result<bool> WindowRestoresOrder(SqliteStatement& stmt, size_t key_size, size_t window_rows) {
+// order? `next(key)` fills the next key, false at the end. False as soon as one comes out
+// below its predecessor.
+template <typename NextKey>
+Result<bool> WindowRestoresOrder(NextKey next, size_t window_rows) {
   std::vector<Key> heap;
   heap.reserve(window_rows + 1);
   const auto later = [](const Key& a, const Key& b) { return b < a; };
@@ -40,10 +43,9 @@ Result<bool> WindowRestoresOrder(SqliteStatement& stmt, size_t key_size, size_t 
     return in_order;
   };
   for (;;) {
-    ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) break;
     Key key{};
-    stmt.Integers(static_cast<int>(key_size), key.data());
+    ASSIGN_OR_RETURN(bool row, next(key));
+    if (!row) break;
     heap.push_back(key);
     std::push_heap(heap.begin(), heap.end(), later);
     if (heap.size() > window_rows && !pop()) return false;
@@ -54,6 +56,71 @@ Result<bool> WindowRestoresOrder(SqliteStatement& stmt, size_t key_size, size_t 
   return true;
 }
 
+// The order check read from the table's pages (what the SQL check costs most of a read in
+// SQLite's VM): every row of the query, so that a clean pass also shows that the pages give
+// each of them, and the read that follows can take them from the pages too. nullopt when
+// the pages cannot tell: no page reader for the query, a row it declines, a key that is not
+// an integer (SQL orders NULL its own way), any error. The SQL check then runs as before,
+// so the answer and any error stay exactly those of a checked read.
+std::optional<ScanOrder> CheckOrderByPages(const SqliteDb& db, const ScanQuery& query,
+                                           size_t window_rows) {
+  const size_t key_size = query.key.size();
+  uint32_t key_bits = 0;
+  for (int column : query.key) key_bits |= 1U << column;
+  // One pass of keys out of a fresh page reader; nullopt when it cannot give them all.
+  struct Pass {
+    std::unique_ptr<PageScan> pages;
+    IntRowBatch batch;
+    size_t next = 0;
+    bool done = false;
+  };
+  auto open = [&]() -> std::optional<Pass> {
+    Result<std::unique_ptr<PageScan>> pages = PageScan::Open(db, query);
+    if (!pages.ok() || *pages == nullptr) return std::nullopt;
+    Pass pass;
+    pass.pages = std::move(*pages);
+    pass.batch.capacity = kStepBatchRows;
+    pass.batch.rows.reserve(kStepBatchRows);
+    return pass;
+  };
+  auto next_key = [&](Pass& pass, Key& key) -> Result<bool> {
+    if (pass.next == pass.batch.rows.size()) {
+      pass.batch.rows.clear();
+      pass.next = 0;
+      if (pass.done) return false;
+      ASSIGN_OR_RETURN(bool more, pass.pages->Fill(pass.batch));
+      pass.done = !more;
+      if (pass.batch.rows.empty()) return false;
+    }
+    const IntRow& row = pass.batch.rows[pass.next++];
+    if ((row.integers & key_bits) != key_bits) return Status::Error("a key that is no integer");
+    for (size_t i = 0; i < key_size; ++i) key[i] = row.values[query.key[i]];
+    return true;
+  };
+
+  std::optional<Pass> sorted_pass = open();
+  if (!sorted_pass) return std::nullopt;
+  bool sorted = true;
+  Key previous{};
+  bool have_previous = false;
+  for (;;) {
+    Key key{};
+    Result<bool> row = next_key(*sorted_pass, key);
+    if (!row.ok()) return std::nullopt;
+    if (!*row) break;
+    if (have_previous && key < previous) sorted = false;  // read on: every row must come
+    previous = key, have_previous = true;
+  }
+  if (sorted) return ScanOrder::kStorage;
+  if (window_rows == 0) return ScanOrder::kSqlSort;
+  std::optional<Pass> window_pass = open();
+  if (!window_pass) return std::nullopt;
+  Result<bool> restores =
+      WindowRestoresOrder([&](Key& key) { return next_key(*window_pass, key); }, window_rows);
+  if (!restores.ok()) return std::nullopt;
+  return *restores ? ScanOrder::kWindow : ScanOrder::kSqlSort;
+}
+
 }  // namespace
 
 PageScanCounts CurrentPageScanCounts() {
@@ -61,6 +128,7 @@ PageScanCounts CurrentPageScanCounts() {
   counts.as_stored = as_stored_scans.load(std::memory_order_relaxed);
   counts.reading_pages = page_scans.load(std::memory_order_relaxed);
   counts.declined = declined_page_reads.load(std::memory_order_relaxed);
+  counts.checked_reading_pages = checked_page_scans.load(std::memory_order_relaxed);
   return counts;
 }
 
@@ -68,6 +136,7 @@ void ResetPageScanCounts() {
   as_stored_scans.store(0, std::memory_order_relaxed);
   page_scans.store(0, std::memory_order_relaxed);
   declined_page_reads.store(0, std::memory_order_relaxed);
+  checked_page_scans.store(0, std::memory_order_relaxed);
 }
 
 Result<ScanOrder> CheckStorageOrder(const SqliteDb& db, const ScanQuery& query,
@@ -86,7 +155,14 @@ Result<ScanOrder> CheckStorageOrder(const SqliteDb& db, const ScanQuery& query,
   if (verdict != 1 || window_rows == 0) return ScanOrder::kSqlSort;
   ASSIGN_OR_RETURN(SqliteStatement stmt,
                    db.Prepare("SELECT " + OperandListSql(key_columns) + from + WhereClause(query)));
-  ASSIGN_OR_RETURN(bool restores, WindowRestoresOrder(stmt, key_size, window_rows));
+  ASSIGN_OR_RETURN(bool restores, WindowRestoresOrder(
+                                      [&](Key& key) -> Result<bool> {
+                                        ASSIGN_OR_RETURN(bool row, stmt.Step());
+                                        if (row)
+                                          stmt.Integers(static_cast<int>(key_size), key.data());
+                                        return row;
+                                      },
+                                      window_rows));
   return restores ? ScanOrder::kWindow : ScanOrder::kSqlSort;
 }
 
@@ -113,7 +189,8 @@ SortedScan& SortedScan::operator=(SortedScan&& other) noexcept = default;
 SortedScan::~SortedScan() = default;
 
 Result<SortedScan> SortedScan::Open(const SqliteDb& db, const ScanQuery& query, size_t window_rows,
-                                    std::optional<ScanOrder> known_order) {
+                                    std::optional<ScanOrder> known_order,
+                                    bool pages_give_every_row) {
   if (query.columns.size() > static_cast<size_t>(kMaxScanColumns)) {
     return Status::Error("internal error: a scan of more than kMaxScanColumns columns");
   }
@@ -124,8 +201,13 @@ Result<SortedScan> SortedScan::Open(const SqliteDb& db, const ScanQuery& query, 
   key_less.size = query.key.size();
   std::copy(query.key.begin(), query.key.end(), key_less.columns.begin());
   ScanOrder order = ScanOrder::kSqlSort;
+  bool pages_checked = false;  // the check read every row from the pages: so can the read
   if (known_order) {
     order = *known_order;
+    pages_checked = pages_give_every_row && order != ScanOrder::kAsStored;
+  } else if (std::optional<ScanOrder> by_pages = CheckOrderByPages(db, query, window_rows)) {
+    order = *by_pages;
+    pages_checked = true;
   } else {
     ASSIGN_OR_RETURN(order, CheckStorageOrder(db, query, window_rows));
   }
@@ -160,6 +242,10 @@ Result<SortedScan> SortedScan::Open(const SqliteDb& db, const ScanQuery& query, 
     ASSIGN_OR_RETURN(scan.pages_, PageScan::Open(db, query));
     as_stored_scans.fetch_add(1, std::memory_order_relaxed);
     if (scan.pages_ != nullptr) page_scans.fetch_add(1, std::memory_order_relaxed);
+  } else if (pages_checked) {
+    // The same pages gave every row a moment ago (the file is immutable), so they will again.
+    ASSIGN_OR_RETURN(scan.pages_, PageScan::Open(db, query));
+    if (scan.pages_ != nullptr) checked_page_scans.fetch_add(1, std::memory_order_relaxed);
   }
   return scan;
 }
@@ -182,6 +268,11 @@ Result<const IntRow*> SortedScan::NextRow() {
         if (!more.ok()) {
           if (IsPagesDeclined(more.status())) {
             declined_page_reads.fetch_add(1, std::memory_order_relaxed);
+            // A checked scan's pages gave every row to its check: a row declined now is a
+            // file that changed (an unchecked one's caller reads again through SQL).
+            if (order_ != ScanOrder::kAsStored) {
+              return ErrorAt(display_name_, 0, "the file changed while it was read");
+            }
           }
           return more.status();
         }

@@ -56,6 +56,7 @@ struct PageScanCounts {
   int64_t as_stored = 0;      ///< kAsStored scans opened
   int64_t reading_pages = 0;  ///< of those, the ones PageScan took
   int64_t declined = 0;       ///< page reads that declined a row (the caller read again by SQL)
+  int64_t checked_reading_pages = 0;  ///< checked scans whose check and read took the pages
 };
 PageScanCounts CurrentPageScanCounts();
 void ResetPageScanCounts();
@@ -64,16 +65,20 @@ class PageScan;
 
 class SortedScan {
  public:
-  /// Checks the table's order with one pass over the key columns (unless the caller already
-  /// knows it from a pass of its own, or wants kAsStored: `known_order`), then prepares the
-  /// read. `window_rows`
-  /// bounds the reorder window (and so the memory a scan holds).
+  /// Checks the table's order with one pass over its rows (unless the caller already knows it
+  /// from a pass of its own, or wants kAsStored: `known_order`), then prepares the read. The
+  /// check reads the table's pages when they give every row (then the read takes them too),
+  /// else it runs in SQL over the key columns. `window_rows` bounds the reorder window (and
+  /// so the memory a scan holds).
   /// A kAsStored scan reads the table's pages itself (PageScan) when it can be sure that
   /// gives what SQL gives; a row it cannot be sure of then fails Step() (IsPagesDeclined),
   /// as a row too far out of order does, and the caller reads again checked, through SQL.
+  /// `pages_give_every_row`: the caller's own pass read every row of `query` from the pages
+  /// (with `known_order`), so the read takes them from the pages too.
   static Result<SortedScan> Open(const SqliteDb& db, const ScanQuery& query,
                                  size_t window_rows = kDefaultWindowRows,
-                                 std::optional<ScanOrder> known_order = std::nullopt);
+                                 std::optional<ScanOrder> known_order = std::nullopt,
+                                 bool pages_give_every_row = false);
   SortedScan(SortedScan&& other) noexcept;
   SortedScan& operator=(SortedScan&& other) noexcept;
   ~SortedScan();

@@ -63,7 +63,7 @@ Result<std::optional<PageLayout>> ReadPageLayout(RandomAccessFile& file) {
   return std::optional<PageLayout>(layout);
 }
 
-TablePages::TablePages(std::unique_ptr<RandomAccessFile> file, PageLayout layout,
+TablePages::TablePages(std::shared_ptr<RandomAccessFile> file, PageLayout layout,
                        std::string_view display_name, size_t run_bytes)
     : file_(std::move(file)),
       layout_(layout),
@@ -71,7 +71,7 @@ TablePages::TablePages(std::unique_ptr<RandomAccessFile> file, PageLayout layout
       run_pages_max_(std::max<size_t>(run_bytes / layout.page_size, 1)),
       stack_(kMaxInteriorDepth) {}
 
-Result<std::unique_ptr<TablePages>> TablePages::Open(std::unique_ptr<RandomAccessFile> file,
+Result<std::unique_ptr<TablePages>> TablePages::Open(std::shared_ptr<RandomAccessFile> file,
                                                      PageLayout layout, uint32_t root_page,
                                                      std::string_view display_name,
                                                      size_t run_bytes) {

@@ -58,7 +58,7 @@ inline constexpr size_t kPageRunBytes = size_t{1} << 20;
 class TablePages {
  public:
   /// Reads the root page: nullopt when it is not a table B-tree page SQLite would walk.
-  static Result<std::unique_ptr<TablePages>> Open(std::unique_ptr<RandomAccessFile> file,
+  static Result<std::unique_ptr<TablePages>> Open(std::shared_ptr<RandomAccessFile> file,
                                                   PageLayout layout, uint32_t root_page,
                                                   std::string_view display_name,
                                                   size_t run_bytes = kPageRunBytes);
@@ -81,7 +81,7 @@ class TablePages {
     uint32_t next_child = 0;  ///< 0..cells; `cells` is the right-most pointer
   };
 
-  TablePages(std::unique_ptr<RandomAccessFile> file, PageLayout layout,
+  TablePages(std::shared_ptr<RandomAccessFile> file, PageLayout layout,
              std::string_view display_name, size_t run_bytes);
   Status Declined(std::string_view why) const;
   /// Checks a page's header; `page.data` and `page.number` set.
@@ -94,7 +94,7 @@ class TablePages {
   /// Moves to the next leaf (false: the tree is done).
   Result<bool> NextLeaf();
 
-  std::unique_ptr<RandomAccessFile> file_;
+  std::shared_ptr<RandomAccessFile> file_;
   PageLayout layout_;
   std::string display_name_;
   size_t run_pages_max_;
