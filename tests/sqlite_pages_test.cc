@@ -330,6 +330,71 @@ TEST(SqlitePages, ColumnAddedLater) {
   EXPECT_EQ(PagePathOutcome(path, TableQuery(Columns({"rowid", "start", "tag"}))), "exact");
 }
 
+// A checked scan (its order checked first: what steps, report and record read) takes the
+// pages when its check read every row from them, and gives what ORDER BY gives either way.
+TEST(SqlitePages, CheckedScansReadPagesOnlyWhenTheirCheckReadEveryRow) {
+  fs::path path = SmallTable("CREATE TABLE t (start INTEGER, tag INTEGER, note)", 3000,
+                             "INSERT INTO t VALUES (3000000000000, 6, 1.5);");
+  Result<SqliteDb> db = SqliteDb::Open(path, "t.sqlite");
+  ASSERT_TRUE(db.ok()) << db.status().message();
+  struct Scanned {
+    bool pages = false;
+    ScanOrder order = ScanOrder::kSqlSort;
+    std::vector<std::pair<int64_t, int64_t>> keys;  // the first two columns, as handed out
+  };
+  auto scan = [&](const ScanQuery& query, size_t window = kDefaultWindowRows) {
+    Scanned out;
+    Result<SortedScan> opened = SortedScan::Open(*db, query, window);
+    EXPECT_TRUE(opened.ok()) << opened.status().message();
+    if (!opened.ok()) return out;
+    out.pages = opened->reads_pages();
+    out.order = opened->order();
+    for (;;) {
+      Result<bool> row = opened->Step();
+      EXPECT_TRUE(row.ok()) << row.status().message();
+      if (!row.ok() || !*row) break;
+      out.keys.emplace_back(opened->row().Int64(0), opened->row().Int64(1));
+    }
+    return out;
+  };
+  auto ordered_by_sql = [&](const ScanQuery& query) {
+    std::vector<std::pair<int64_t, int64_t>> keys;
+    Result<SqliteStatement> stmt = db->Prepare(SelectSql(query) + " ORDER BY 1, 2");
+    EXPECT_TRUE(stmt.ok());
+    for (;;) {
+      if (!stmt.ok()) break;
+      Result<bool> row = stmt->Step();
+      if (!row.ok() || !*row) break;
+      keys.emplace_back(stmt->Int64(0), stmt->Int64(1));
+    }
+    return keys;
+  };
+  // In start order and every value read an integer: checked on the pages, read from them.
+  ScanQuery by_start = TableQuery(Columns({"start", "rowid", "tag"}));
+  Scanned in_order = scan(by_start);
+  EXPECT_TRUE(in_order.pages);
+  EXPECT_EQ(in_order.order, ScanOrder::kStorage);
+  EXPECT_EQ(in_order.keys, ordered_by_sql(by_start));
+  EXPECT_EQ(in_order.keys.size(), 3001u);
+  // A real in a column read: the pages cannot give every row, so SQL checks and reads.
+  ScanQuery with_note = TableQuery(Columns({"start", "rowid", "note"}));
+  Scanned declined = scan(with_note);
+  EXPECT_FALSE(declined.pages);
+  EXPECT_EQ(declined.keys, ordered_by_sql(with_note));
+  // Every seventh tag negative: the default window puts them in order (from the pages),
+  // a window of 16 rows cannot (ORDER BY).
+  ScanQuery by_tag = TableQuery(Columns({"tag", "rowid"}));
+  by_tag.key = {0, 1};
+  Scanned windowed = scan(by_tag);
+  EXPECT_EQ(windowed.order, ScanOrder::kWindow);
+  EXPECT_TRUE(windowed.pages);
+  EXPECT_EQ(windowed.keys, ordered_by_sql(by_tag));
+  Scanned sorted = scan(by_tag, 16);
+  EXPECT_EQ(sorted.order, ScanOrder::kSqlSort);
+  EXPECT_FALSE(sorted.pages);
+  EXPECT_EQ(sorted.keys, ordered_by_sql(by_tag));
+}
+
 TEST(SqlitePages, OverflowPageDeclined) {
   fs::path path = SmallTable("CREATE TABLE t (start INTEGER, tag INTEGER, note BLOB)", 3000,
                              "INSERT INTO t VALUES (5, 6, zeroblob(20000));");
