@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "engine/engine_steps.h"
 #include "stepstat/report.h"
 #include "stepstat/steps.h"
 #include "stepstat/synth.h"
@@ -63,6 +64,45 @@ class SynthDir {
   fs::path dir_;
   synth::SynthResult files_;
 };
+
+// The kernel table a diff or record side takes from the steps' residue pass is the one
+// RunKernels reads on its own: every name, launch count, time, component and duration run.
+TEST(Engine, TheKernelTableRidingOnTheStepsIsRunKernels) {
+  for (synth::SynthFormat format :
+       {synth::SynthFormat::kCsv, synth::SynthFormat::kSqlite, synth::SynthFormat::kKineto}) {
+    SynthDir dir("riding_" + std::to_string(static_cast<int>(format)), format, 5);
+    std::vector<fs::path> trace = {dir.files().gpu_trace};
+    if (format == synth::SynthFormat::kCsv) trace.push_back(dir.files().kern_exec_trace);
+    std::vector<fs::path> stepped = trace;  // the steps cut at the NVTX ranges
+    if (format == synth::SynthFormat::kCsv) stepped.push_back(dir.files().nvtx_trace);
+    std::optional<std::vector<KernelDetails>> riding;
+    Result<StepsResult> steps = RunStepsDrawing(OnPaths(stepped), nullptr, nullptr, &riding);
+    ASSERT_TRUE(steps.ok()) << steps.status().message();
+    EXPECT_EQ(steps->report.steps.size(), 5u);
+    Result<KernelsResult> own = RunKernels(OnPaths(trace));
+    ASSERT_TRUE(own.ok()) << own.status().message();
+    ASSERT_TRUE(riding.has_value());
+    ASSERT_EQ(riding->size(), own->listing.kernels.size());
+    ASSERT_GT(riding->size(), 3u);
+    for (size_t i = 0; i < riding->size(); ++i) {
+      const KernelDetails& a = (*riding)[i];
+      const KernelDetails& b = own->listing.kernels[i];
+      EXPECT_EQ(a.name, b.name);
+      EXPECT_EQ(a.component, b.component);
+      EXPECT_EQ(a.launches, b.launches);
+      EXPECT_EQ(a.total_ns, b.total_ns);
+      EXPECT_EQ(a.min_ns, b.min_ns);
+      EXPECT_EQ(a.median_ns, b.median_ns);
+      EXPECT_EQ(a.duration_runs, b.duration_runs) << a.name;
+    }
+  }
+  // A kern-exec trace read as the GPU side has launch rows, not operations: no ride.
+  std::optional<std::vector<KernelDetails>> riding;
+  Result<StepsResult> steps = RunStepsDrawing(
+      OnPaths({kExampleBase.string() + "_cuda_kern_exec_trace.csv"}), nullptr, nullptr, &riding);
+  ASSERT_TRUE(steps.ok()) << steps.status().message();
+  EXPECT_FALSE(riding.has_value());
+}
 
 TEST(Engine, SummaryOfTheExampleIsTheReferenceStep) {
   Result<SummaryResult> result = RunSummary(OnPaths({kExampleBase}));

@@ -3,6 +3,7 @@
 // The order is the CLI's, so that the first error a run meets is the one it has always said.
 #include "stepstat/engine.h"
 
+#include <memory>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -140,16 +141,25 @@ Result<StepsResult> RunSteps(const RunOptions& options) {
 }
 
 Result<StepsResult> RunStepsDrawing(const RunOptions& options, std::vector<StepTimeline>* timelines,
-                                    SummaryAlongside* summary) {
+                                    SummaryAlongside* summary,
+                                    std::optional<std::vector<KernelDetails>>* kernels) {
   ProgressScope progress(options.progress);
   ASSIGN_OR_RETURN(Policy policy, ChoosePolicy(options.policy));
   ASSIGN_OR_RETURN(StepsInputs inputs, ResolveStepsRunInputs(options));
   PlanReads(inputs, PlannedRun::kSteps);
   ASSIGN_OR_RETURN(RunContext context, Prepare(options, inputs, /*check=*/true));
+  // The kernel listing rides on the residue pass where that pass reads GPU operations (a
+  // kern-exec trace read as the GPU side has launch rows: RunKernels reads it then).
+  std::unique_ptr<KernelsAlongside> listing;
+  if (kernels && !timelines && !OpsAreItsLaunchRows(inputs.trace.gpu.kind)) {
+    ASSIGN_OR_RETURN(listing, KernelsAlongside::Create(policy));
+  }
   ASSIGN_OR_RETURN(StepsReport report,
                    timelines
                        ? AnalyzeStepsDrawing(inputs, policy, options.steps, *timelines, summary)
-                       : AnalyzeSteps(inputs, policy, options.steps));
+                       : AnalyzeStepsThen(inputs, policy, options.steps, nullptr, nullptr, nullptr,
+                                          listing.get()));
+  if (listing) *kernels = listing->Take();
   if (auto unlaunched = UnlaunchedWarning(report)) context.warnings.push_back(*unlaunched);
   StepsResult result;
   context.policy = std::move(policy);

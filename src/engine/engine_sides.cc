@@ -1,9 +1,11 @@
 #include "engine/engine_sides.h"
 
+#include <optional>
 #include <string_view>
 #include <system_error>
 #include <utility>
 
+#include "engine/engine_steps.h"
 #include "readers/nsys_base.h"
 #include "stepstat/platform.h"
 
@@ -30,7 +32,9 @@ Result<TraceRun> ReadTraceRun(const RunOptions& run, const std::vector<std::stri
   const std::string label = LabelOf(args);
   RunOptions stepped = run;  // an nsys base's NVTX report beside it cuts the steps
   stepped.inputs = PathsFromUtf8(args);
-  Result<StepsResult> steps = RunSteps(stepped);
+  // The kernel table rides on the steps' residue pass where it can (no read of its own).
+  std::optional<std::vector<KernelDetails>> listed;
+  Result<StepsResult> steps = RunStepsDrawing(stepped, nullptr, nullptr, &listed);
   if (steps.ok()) {
     trace.side = SideFromSteps(steps->report, steps->context.policy, label);
     for (const ResolvedInput& input : steps->context.inputs) {
@@ -67,8 +71,14 @@ Result<TraceRun> ReadTraceRun(const RunOptions& run, const std::vector<std::stri
     trace.side.meta.gpu += (trace.side.meta.gpu.empty() ? "" : ", ") + model;
   }
   files.output.clear();  // refused already
-  ASSIGN_OR_RETURN(KernelsResult kernels, RunKernels(files));
-  for (KernelDetails& k : kernels.listing.kernels) {
+  std::vector<KernelDetails> kernels;
+  if (trace.steps && listed) {
+    kernels = std::move(*listed);
+  } else {
+    ASSIGN_OR_RETURN(KernelsResult listing, RunKernels(files));
+    kernels = std::move(listing.listing.kernels);
+  }
+  for (KernelDetails& k : kernels) {
     std::vector<ValueCount> calls;
     calls.reserve(k.duration_runs.size());
     for (auto [ns, times] : k.duration_runs) calls.push_back({double(ns), times});

@@ -3,9 +3,11 @@
 // (engine_report.cc). Internal to the engine.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "analysis/summary/summary_alongside.h"
+#include "stepstat/details.h"
 #include "stepstat/engine.h"
 #include "stepstat/timeline.h"
 
@@ -15,8 +17,11 @@ namespace stepstat {
 /// (AnalyzeStepsDrawing: from the steps' own passes for a CSV pair, else with one more read
 /// of the launch side); with `summary` too (not null), the whole trace's summary rides on
 /// the steps' passes.
+/// With `kernels` (not null), RunKernels' listing of the trace's kernels comes from the
+/// steps' own residue pass where it can (else it stays nullopt: ask RunKernels).
 Result<StepsResult> RunStepsDrawing(const RunOptions& options, std::vector<StepTimeline>* timelines,
-                                    SummaryAlongside* summary);
+                                    SummaryAlongside* summary,
+                                    std::optional<std::vector<KernelDetails>>* kernels = nullptr);
 
 /// What RunSummary knows before it reads the trace.
 struct SummaryRun {

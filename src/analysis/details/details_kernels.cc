@@ -103,11 +103,11 @@ std::vector<KernelSpread> KernelSpreadsSink::Take() {
   return spreads;
 }
 
-Result<std::vector<KernelDetails>> ListKernels(const SummaryInputs& inputs, const Policy& policy) {
-  ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
-  KernelNameSink sink(OpsAreItsLaunchRows(inputs.gpu.kind),
-                      /*keep_durations=*/true);
-  RETURN_IF_ERROR(ReadInput(inputs.gpu, sink).status());
+namespace {
+
+// The listing of what a sink that kept durations saw.
+std::vector<KernelDetails> ListingOf(KernelNameSink& sink, const Policy& policy,
+                                     const Classifier& classifier) {
   std::vector<KernelDetails> kernels = KernelsByTime(sink.totals(), policy, classifier);
   std::unordered_map<std::string_view, size_t> index;
   for (size_t i = 0; i < sink.totals().size(); ++i) index.emplace(sink.totals()[i].name, i);
@@ -117,6 +117,38 @@ Result<std::vector<KernelDetails>> ListKernels(const SummaryInputs& inputs, cons
     k.median_ns = durations.Median();
     k.duration_runs = durations.TakeRuns();
   }
+  return kernels;
+}
+
+}  // namespace
+
+Result<std::vector<KernelDetails>> ListKernels(const SummaryInputs& inputs, const Policy& policy) {
+  ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
+  KernelNameSink sink(OpsAreItsLaunchRows(inputs.gpu.kind),
+                      /*keep_durations=*/true);
+  RETURN_IF_ERROR(ReadInput(inputs.gpu, sink).status());
+  return ListingOf(sink, policy, classifier);
+}
+
+Result<std::unique_ptr<KernelsAlongside>> KernelsAlongside::Create(const Policy& policy) {
+  ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
+  return std::unique_ptr<KernelsAlongside>(new KernelsAlongside(policy, std::move(classifier)));
+}
+
+KernelsAlongside::KernelsAlongside(const Policy& policy, Classifier classifier)
+    : policy_(policy), classifier_(std::move(classifier)) {}
+KernelsAlongside::~KernelsAlongside() = default;
+
+TraceSink& KernelsAlongside::Fresh() {
+  sink_ = std::make_unique<KernelNameSink>(/*launches_are_kernels=*/false,
+                                           /*keep_durations=*/true);
+  return *sink_;
+}
+
+std::optional<std::vector<KernelDetails>> KernelsAlongside::Take() {
+  if (sink_ == nullptr) return std::nullopt;
+  std::vector<KernelDetails> kernels = ListingOf(*sink_, policy_, classifier_);
+  sink_.reset();
   return kernels;
 }
 

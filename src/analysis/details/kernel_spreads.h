@@ -4,12 +4,14 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
 #include <vector>
 
 #include "stepstat/details.h"
+#include "stepstat/policy.h"
 #include "stepstat/trace.h"
 
 namespace stepstat {
@@ -36,6 +38,32 @@ class KernelSpreadsSink : public TraceSink {
   std::vector<std::string> names_;  // what only_ points into
   std::unordered_set<std::string_view> only_;
   std::unique_ptr<KernelNameSink> kept_;
+};
+
+/// ListKernels' listing (every kernel name with its launches, time, component and each
+/// launch's duration) made by a sink that another pass's read of the GPU operations feeds:
+/// the steps' residue pass reads every one of them in file order, as ListKernels does, so a
+/// diff or record side lists its kernels without a read of its own. For a GPU side of GPU
+/// operations (not a kern-exec trace read as one). Each start of that read asks Fresh() for a
+/// new sink (a read that starts over starts the listing over).
+class KernelsAlongside {
+ public:
+  /// `policy` must outlive this.
+  static Result<std::unique_ptr<KernelsAlongside>> Create(const Policy& policy);
+  ~KernelsAlongside();
+  KernelsAlongside(const KernelsAlongside&) = delete;
+  KernelsAlongside& operator=(const KernelsAlongside&) = delete;
+
+  TraceSink& Fresh();
+  /// After the read that fed the last Fresh() sink finished it: the listing, as ListKernels
+  /// gives it; nullopt when no sink was asked for.
+  std::optional<std::vector<KernelDetails>> Take();
+
+ private:
+  KernelsAlongside(const Policy& policy, Classifier classifier);
+  const Policy& policy_;
+  Classifier classifier_;
+  std::unique_ptr<KernelNameSink> sink_;
 };
 
 }  // namespace stepstat

@@ -98,11 +98,11 @@ Status Conclude(const StepsInputs& inputs, const Plan& plan, const Policy& polic
   FinishStepsReport(report, policy, options);
   EarlyRead early_read;
   std::optional<StepFilterSink> early_ops;
-  std::optional<TeeSink> both;
+  std::optional<TeeSink> riders;
   std::function<TraceSink*()> alongside;
-  if ((then && early) || passes.summary) {
-    // Asked at each start of the residue pass: the early routes' sink and the summary's
-    // kernel spreads (summary_alongside.h), each fresh.
+  if ((then && early) || passes.summary || passes.kernels) {
+    // Asked at each start of the residue pass: the early routes' sink, the summary's kernel
+    // spreads (summary_alongside.h) and the kernel listing (kernel_spreads.h), each fresh.
     alongside = [&]() -> TraceSink* {
       TraceSink* routes = nullptr;
       if (then && early) {
@@ -113,9 +113,9 @@ Status Conclude(const StepsInputs& inputs, const Plan& plan, const Policy& polic
         }
       }
       TraceSink* spreads = passes.summary ? passes.summary->SpreadsSink() : nullptr;
-      if (routes == nullptr || spreads == nullptr) return routes ? routes : spreads;
-      both.emplace({routes, spreads});
-      return &*both;
+      TraceSink* kernels = passes.kernels ? &passes.kernels->Fresh() : nullptr;
+      riders.emplace({routes, spreads, kernels});
+      return &*riders;
     };
   }
   // The early steps' launch calls are read beside the residue pass, on a second thread, when
@@ -408,12 +408,14 @@ Result<StepsReport> AnalyzeSteps(const StepsInputs& inputs, const Policy& policy
 
 Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& policy,
                                      const StepsOptions& options, const StepsConsumer& then,
-                                     const StepsEarlyRoutes& early, SummaryAlongside* summary) {
+                                     const StepsEarlyRoutes& early, SummaryAlongside* summary,
+                                     KernelsAlongside* kernels) {
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
   StepsReport report;
   report.gpu_trace = inputs.trace.gpu.display_name;
   StepsPasses passes;  // how the passes read the inputs, what they learn of their order
   passes.summary = summary;
+  passes.kernels = kernels;
 
   const bool by_regex = !options.range_regex.empty();
   if (by_regex && options.by_period) {

@@ -6,6 +6,7 @@
 #include <functional>
 #include <vector>
 
+#include "analysis/details/kernel_spreads.h"
 #include "analysis/pipeline/start_order.h"
 #include "analysis/pipeline/trace_reads.h"
 #include "analysis/summary/summary_alongside.h"
@@ -41,6 +42,9 @@ struct StepsPasses {
   /// reads both sides at once in start order, and its kernels' spreads by the residue pass
   /// (summary_alongside.h). Not owned.
   SummaryAlongside* summary = nullptr;
+  /// Optional (a diff or record side): the kernel listing, fed by the residue pass
+  /// (kernel_spreads.h). Not owned.
+  KernelsAlongside* kernels = nullptr;
 };
 
 /// One StepTotals per step of `plan`, then one for the operations outside every step, then

@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "analysis/details/kernel_spreads.h"
 #include "analysis/steps/step_filter_sink.h"
 #include "analysis/summary/summary_alongside.h"
 #include "stepstat/details.h"
@@ -43,10 +44,13 @@ using StepsEarlyRoutes = std::function<std::vector<StepRoute>(const StepsReport&
 /// AnalyzeSteps, then `then(report, replay)`; an error from `then` fails the call.
 /// `summary` (optional, `stepstat report`): the whole trace's summary, fed by the passes the
 /// steps make anyway (StepsPasses::summary); whether it completed, it says itself.
+/// `kernels` (optional, a diff or record side): the kernel listing, fed by the residue pass
+/// (StepsPasses::kernels).
 Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& policy,
                                      const StepsOptions& options, const StepsConsumer& then,
                                      const StepsEarlyRoutes& early = nullptr,
-                                     SummaryAlongside* summary = nullptr);
+                                     SummaryAlongside* summary = nullptr,
+                                     KernelsAlongside* kernels = nullptr);
 
 /// AnalyzeStepsWithTimelines (timeline.h) with the whole trace's summary riding on its
 /// passes, as AnalyzeStepsThen takes one: what RunReport draws its page from.
