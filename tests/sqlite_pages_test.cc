@@ -371,7 +371,14 @@ TEST(SqlitePages, CheckedScansReadPagesOnlyWhenTheirCheckReadEveryRow) {
   };
   // In start order and every value read an integer: checked on the pages, read from them.
   ScanQuery by_start = TableQuery(Columns({"start", "rowid", "tag"}));
+  ResetPageScanCounts();
   Scanned in_order = scan(by_start);
+  EXPECT_EQ(CurrentPageScanCounts().page_checks, 1);
+  // Read again (as steps read a table three times): the check is remembered, the rows equal.
+  Scanned again = scan(by_start);
+  EXPECT_EQ(CurrentPageScanCounts().page_checks, 1);
+  EXPECT_EQ(CurrentPageScanCounts().checked_reading_pages, 2);
+  EXPECT_EQ(again.keys, in_order.keys);
   EXPECT_TRUE(in_order.pages);
   EXPECT_EQ(in_order.order, ScanOrder::kStorage);
   EXPECT_EQ(in_order.keys, ordered_by_sql(by_start));

@@ -133,6 +133,8 @@ Result<std::unique_ptr<RandomAccessFile>> RandomAccessFile::Open(const std::file
     progress = file->own_progress_.get();
   }
   file->progress_ = progress;
+  const std::filesystem::file_time_type modified = std::filesystem::last_write_time(path, ec);
+  if (!ec) file->modified_ticks_ = static_cast<int64_t>(modified.time_since_epoch().count());
   return file;
 }
 

@@ -31,6 +31,9 @@ class RandomAccessFile {
 
   /// The file's size when it was opened.
   uint64_t size() const { return size_; }
+  /// Its last write time then, in the file system's clock ticks (0 when it cannot say): with
+  /// the size, what tells a file rewritten in place from the one read before.
+  int64_t modified_ticks() const { return modified_ticks_; }
   /// Reads exactly `size` bytes at `offset`; an error when the file ends before them.
   Status ReadAt(uint64_t offset, void* data, size_t size);
 
@@ -42,6 +45,7 @@ class RandomAccessFile {
 
  private:
   uint64_t size_;
+  int64_t modified_ticks_ = 0;
   std::string display_name_;
   std::unique_ptr<FileProgress> own_progress_;
   FileProgress* progress_ = nullptr;  ///< own_progress_ or the one given to Open

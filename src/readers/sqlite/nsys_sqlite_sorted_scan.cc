@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
+#include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "readers/sqlite/nsys_sqlite_page_scan.h"
@@ -18,6 +21,7 @@ std::atomic<int64_t> as_stored_scans{0};
 std::atomic<int64_t> page_scans{0};
 std::atomic<int64_t> declined_page_reads{0};
 std::atomic<int64_t> checked_page_scans{0};
+std::atomic<int64_t> page_checks{0};
 
 std::string WhereClause(const ScanQuery& query) {
   return query.where.empty() ? std::string() : " WHERE " + ConditionSql(query.where);
@@ -64,6 +68,7 @@ Result<bool> WindowRestoresOrder(NextKey next, size_t window_rows) {
 // so the answer and any error stay exactly those of a checked read.
 std::optional<ScanOrder> CheckOrderByPages(const SqliteDb& db, const ScanQuery& query,
                                            size_t window_rows) {
+  page_checks.fetch_add(1, std::memory_order_relaxed);
   const size_t key_size = query.key.size();
   uint32_t key_bits = 0;
   for (int column : query.key) key_bits |= 1U << column;
@@ -121,6 +126,51 @@ std::optional<ScanOrder> CheckOrderByPages(const SqliteDb& db, const ScanQuery& 
   return *restores ? ScanOrder::kWindow : ScanOrder::kSqlSort;
 }
 
+// The page checks this process has made, so that a table read again (steps read the GPU
+// tables three times: the ranges, the accumulation, the residue) is checked once. Keyed by
+// the file (path, size and last write time), the exact query, its key and window: the same
+// rows, so the same order and the same pages. A file changed since all the same fails its
+// read ("the file changed while it was read": rows out of the order found, or a row the
+// pages decline), never a silent difference. Bounded: a long-lived process (the Python
+// module, a Dask worker) forgets all of them past kMaxRemembered.
+class PageChecks {
+ public:
+  static PageChecks& Get() {
+    static PageChecks checks;
+    return checks;
+  }
+  std::optional<ScanOrder> Find(const std::string& key) {
+    if (key.empty()) return std::nullopt;
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = orders_.find(key);
+    if (found == orders_.end()) return std::nullopt;
+    return found->second;
+  }
+  void Remember(const std::string& key, ScanOrder order) {
+    if (key.empty()) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (orders_.size() >= kMaxRemembered) orders_.clear();
+    orders_.emplace(key, order);
+  }
+
+ private:
+  static constexpr size_t kMaxRemembered = 256;
+  std::mutex mutex_;
+  std::unordered_map<std::string, ScanOrder> orders_;
+};
+
+// Empty when the file's pages cannot be opened (then nothing is remembered).
+std::string PageCheckKey(const SqliteDb& db, const ScanQuery& query, size_t window_rows) {
+  Result<std::shared_ptr<RandomAccessFile>> file = db.PagesFile();
+  if (!file.ok()) return {};
+  std::string key = db.path().string();
+  key += '\n' + std::to_string((*file)->size()) + ' ' + std::to_string((*file)->modified_ticks()) +
+         '\n' + SelectSql(query) + '\n';
+  for (int column : query.key) key += std::to_string(column) + ',';
+  key += '\n' + std::to_string(window_rows);
+  return key;
+}
+
 }  // namespace
 
 PageScanCounts CurrentPageScanCounts() {
@@ -129,6 +179,7 @@ PageScanCounts CurrentPageScanCounts() {
   counts.reading_pages = page_scans.load(std::memory_order_relaxed);
   counts.declined = declined_page_reads.load(std::memory_order_relaxed);
   counts.checked_reading_pages = checked_page_scans.load(std::memory_order_relaxed);
+  counts.page_checks = page_checks.load(std::memory_order_relaxed);
   return counts;
 }
 
@@ -137,6 +188,7 @@ void ResetPageScanCounts() {
   page_scans.store(0, std::memory_order_relaxed);
   declined_page_reads.store(0, std::memory_order_relaxed);
   checked_page_scans.store(0, std::memory_order_relaxed);
+  page_checks.store(0, std::memory_order_relaxed);
 }
 
 Result<ScanOrder> CheckStorageOrder(const SqliteDb& db, const ScanQuery& query,
@@ -205,9 +257,14 @@ Result<SortedScan> SortedScan::Open(const SqliteDb& db, const ScanQuery& query, 
   if (known_order) {
     order = *known_order;
     pages_checked = pages_give_every_row && order != ScanOrder::kAsStored;
+  } else if (std::optional<ScanOrder> known =
+                 PageChecks::Get().Find(PageCheckKey(db, query, window_rows))) {
+    order = *known;  // checked on these pages before, in this process
+    pages_checked = true;
   } else if (std::optional<ScanOrder> by_pages = CheckOrderByPages(db, query, window_rows)) {
     order = *by_pages;
     pages_checked = true;
+    PageChecks::Get().Remember(PageCheckKey(db, query, window_rows), order);
   } else {
     ASSIGN_OR_RETURN(order, CheckStorageOrder(db, query, window_rows));
   }

@@ -57,6 +57,7 @@ struct PageScanCounts {
   int64_t reading_pages = 0;  ///< of those, the ones PageScan took
   int64_t declined = 0;       ///< page reads that declined a row (the caller read again by SQL)
   int64_t checked_reading_pages = 0;  ///< checked scans whose check and read took the pages
+  int64_t page_checks = 0;            ///< order checks walked on the pages (not remembered)
 };
 PageScanCounts CurrentPageScanCounts();
 void ResetPageScanCounts();
