@@ -2,6 +2,7 @@
 // kernel is known, and `summarize --step` against a hand-cut trace of the same step.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -335,6 +336,84 @@ TEST(StepsPipeline, NoAnnotationsFallsBackToTheKernelPeriod) {
   ExpectTrueSteps(*report, run);
   ExpectSumsMatchWholeTrace(*report, files);
   ASSERT_TRUE(report->launch_trace.has_value());  // launches joined through their kernels
+  fs::remove_all(files.dir);
+}
+
+// The per-step table's figure cells against each step's totals, computed here from the
+// definitions (docs/steps.md), not through the registry the table walks: span and gap times
+// in ms with 3 decimals, the union busy share with 1, the gap count whole.
+std::vector<std::string> CellsOf(const std::string& line) {
+  std::vector<std::string> cells;
+  size_t at = line.find_first_not_of(' ');
+  while (at != std::string::npos && at < line.size()) {
+    size_t end = line.find("  ", at);
+    cells.push_back(line.substr(at, end == std::string::npos ? std::string::npos : end - at));
+    at = end == std::string::npos ? end : line.find_first_not_of(' ', end);
+  }
+  return cells;
+}
+
+TEST(StepsPipeline, TheStepsTableShowsEachStepsFiguresByTheirDefinitions) {
+  GeneratedRun run = Generate(6, 4);
+  // A copy before each step's first kernel: it opens the step's span, so its idle time
+  // (gpu_idle_ns) exceeds the gaps between its kernels, and a table that showed one for the
+  // other would fail here.
+  for (int s = 0; s < 6; ++s) {
+    auto first = std::find_if(run.kernels.begin(), run.kernels.end(),
+                              [s](const Kernel& k) { return k.step == s; });
+    ASSERT_NE(first, run.kernels.end());
+    run.copies.push_back({first->start - 10'000, 2'000, s});
+  }
+  Files files = WriteRun(run, "table");
+  Result<StepsReport> report =
+      Analyze({files.gpu.string(), files.kern_exec.string(), files.nvtx.string()}, "train_step");
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  std::istringstream text(StepsToTable(*report, TestPolicy(), 400));
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  for (std::string line; std::getline(text, line);) {
+    if (line.starts_with("step  ")) {
+      header = CellsOf(line);
+    } else if (!header.empty() && rows.size() < report->steps.size()) {
+      rows.push_back(CellsOf(line));
+    }
+  }
+  ASSERT_EQ(rows.size(), report->steps.size());
+  for (const StepRecord& step : report->steps) {
+    ASSERT_GT(step.totals.gpu_idle_ns(), step.totals.gap_total_ns) << "the copies did not count";
+  }
+  auto column = [&header](std::string_view name) {
+    auto at = std::find(header.begin(), header.end(), name);
+    EXPECT_NE(at, header.end()) << name;
+    return static_cast<size_t>(at - header.begin());
+  };
+  const size_t span = column("span ms"), gaps = column("gaps"), gap_ms = column("gap ms"),
+               max_gap = column("max gap ms"), busy_union = column("busy % (union)");
+  EXPECT_EQ(std::find(header.begin(), header.end(), "idle ms"), header.end())
+      << "the launch gaps are not the step's idle time (gpu_idle_ns)";
+  auto ms = [](int64_t ns) {
+    std::ostringstream out;
+    out.setf(std::ios::fixed);
+    out.precision(3);
+    out << static_cast<double>(ns) / 1e6;
+    return out.str();
+  };
+  for (size_t i = 0; i < rows.size(); ++i) {
+    SCOPED_TRACE("step " + std::to_string(i));
+    const StepTotals& t = report->steps[i].totals;
+    ASSERT_GT(t.operation_count, 0);
+    const int64_t span_ns = t.last_end_ns - t.first_start_ns;
+    ASSERT_GT(rows[i].size(), busy_union);
+    EXPECT_EQ(rows[i][span], ms(span_ns));
+    EXPECT_EQ(rows[i][gaps], std::to_string(t.gap_count));
+    EXPECT_EQ(rows[i][gap_ms], ms(t.gap_total_ns));
+    EXPECT_EQ(rows[i][max_gap], ms(t.gap_max_ns));
+    std::ostringstream share;
+    share.setf(std::ios::fixed);
+    share.precision(1);
+    share << 100.0 * static_cast<double>(t.kernel_busy_ns) / static_cast<double>(span_ns);
+    EXPECT_EQ(rows[i][busy_union], share.str());
+  }
   fs::remove_all(files.dir);
 }
 

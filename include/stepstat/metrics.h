@@ -62,12 +62,15 @@ struct ComponentMetric {
   MetricValue (*value)(const ComponentStats&);
 };
 
-/// A figure only a step has (the steps JSON writes them before the summary's figures).
+/// A figure only a step has (the steps JSON writes those `in_json` before the summary's
+/// figures).
 struct StepMetric {
   std::string_view key;
   std::string_view unit;
   MetricKind kind;
   Worse worse;
+  int decimals;  ///< in tables, as SummaryMetric::decimals
+  bool in_json;  ///< false: a figure of the tables only, implied by the JSON's
   MetricValue (*value)(const StepRecord&, const StepStats&);
 };
 
@@ -141,19 +144,52 @@ inline constexpr ComponentMetric kComponentMetrics[] = {
 
 /// In the steps JSON's order, before the summary's figures.
 inline constexpr StepMetric kStepMetrics[] = {
-    {"gpu_start_ns", "ns", MetricKind::kTime, Worse::kNeither,
+    {"gpu_start_ns", "ns", MetricKind::kTime, Worse::kNeither, 3, true,
      [](const StepRecord& step, const StepStats& s) {
        return s.gpu_operation_count == 0 ? metric_detail::Absent()
                                          : metric_detail::Int(step.totals.first_start_ns);
      }},
-    {"gpu_period_ns", "ns", MetricKind::kTime, Worse::kUp,
+    {"gpu_period_ns", "ns", MetricKind::kTime, Worse::kUp, 3, true,
      [](const StepRecord& step, const StepStats&) {
        return step.period_ns < 0 ? metric_detail::Absent() : metric_detail::Int(step.period_ns);
      }},
-    {"gpu_idle_ns", "ns", MetricKind::kTime, Worse::kUp,
+    {"gpu_idle_ns", "ns", MetricKind::kTime, Worse::kUp, 3, true,
      [](const StepRecord& step, const StepStats&) {
        return metric_detail::Int(step.totals.gpu_idle_ns());
      }},
+    // The GPU's busy share of the step: its span less its idle. The summed busy % passes 100
+    // with concurrent streams; this one cannot.
+    {"kernel_union_percent_of_span", "%", MetricKind::kShare, Worse::kDown, 1, false,
+     [](const StepRecord& step, const StepStats& s) {
+       return s.gpu_span_ns <= 0
+                  ? metric_detail::Absent()
+                  : metric_detail::Real(100.0 * static_cast<double>(step.totals.kernel_busy_ns) /
+                                        static_cast<double>(s.gpu_span_ns));
+     }},
+};
+
+/// A figure column of the per-step table (`steps`): a step figure or a summary figure of
+/// each step, by key. On a narrow terminal the column of the highest `drop` goes first (0:
+/// always shown): those that others imply (gaps and kernel time follow from idle time and
+/// busy %) before the span and busy %.
+struct StepsTableColumn {
+  std::string_view key;
+  std::string_view header;
+  int drop;
+};
+
+/// In the table's order, after the step's index and name, before its top component.
+inline constexpr StepsTableColumn kStepsTableColumns[] = {
+    {"gpu_span_ns", "span ms", 0},
+    {"gpu_period_ns", "period ms", 9},
+    {"kernel_count", "kernels", 5},
+    {"kernel_time_ns", "kernel ms", 7},
+    {"kernel_busy_percent_of_span", "busy % (sum)", 10},
+    {"kernel_union_percent_of_span", "busy % (union)", 0},
+    {"launch_gaps.positive_gap_count", "gaps", 8},
+    {"launch_gaps.total_ns", "gap ms", 3},
+    {"launch_gaps.maximum_ns", "max gap ms", 6},
+    {"cpu_gpu_overlap.launch_api_overlap_percent", "launch overlap %", 4},
 };
 
 /// The step figures `diff` compares and the ledger keeps, in the order diff's rows list them

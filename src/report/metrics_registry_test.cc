@@ -113,5 +113,14 @@ TEST(MetricRegistry, ValuesAreTheFieldsTheirKeysName) {
   EXPECT_EQ(FindStepMetric("gpu_start_ns")->value(step, s).integer, 100);
 }
 
+// A column naming no figure would print empty cells without a word.
+TEST(MetricRegistry, EveryStepsTableColumnIsAFigure) {
+  for (const StepsTableColumn& column : kStepsTableColumns) {
+    SCOPED_TRACE(std::string(column.key));
+    EXPECT_TRUE(FindStepMetric(column.key) != nullptr || FindSummaryMetric(column.key) != nullptr);
+    EXPECT_FALSE(column.header.empty());
+  }
+}
+
 }  // namespace
 }  // namespace stepstat

@@ -29,6 +29,7 @@ void WriteStep(JsonWriter& json, const StepsReport& report, const StepRecord& st
     json.Null();
   }
   for (const StepMetric& metric : kStepMetrics) {
+    if (!metric.in_json) continue;
     WriteMetricValue(json.Key(metric.key), metric.value(step, s));
   }
   WriteStepStatsMeasures(json, s, /*overlap_scope=*/false);

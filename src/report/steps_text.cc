@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "report/figure_cells.h"
 #include "report/table.h"
 #include "report/text_escape.h"
 #include "stepstat/steps.h"
@@ -39,54 +40,32 @@ std::string FlagsOf(const StepRecord& step) {
   return text;
 }
 
-// On a narrow terminal the columns that other columns imply go first (gaps and kernel time
-// follow from idle time and busy %), the step's identity, span, busy % and flags stay.
+// The step's identity, its figures as the registry's column list declares them
+// (kStepsTableColumns: which, in what order, which give way first on a narrow terminal),
+// its top component and flags.
 Table StepTable(const StepsReport& report, const Policy& policy) {
   Table t;
-  t.columns = {
-      {"step", false, {}},
-      {"name", true, {0, 16}},
-      {"span ms", false, {}},
-      {"period ms", false, {9, 0}},
-      {"kernels", false, {5, 0}},
-      {"kernel ms", false, {7, 0}},
-      {"busy % (sum)", false, {10, 0}},
-      {"busy % (union)", false, {}},
-      {"gaps", false, {8, 0}},
-      {"idle ms", false, {3, 0}},
-      {"max gap ms", false, {6, 0}},
-      {"launch overlap %", false, {4, 0}},
-      {"top component", true, {2, 0}},
-      {"flags", true, {}},
-  };
+  t.columns = {{"step", false, {}}, {"name", true, {0, 16}}};
+  for (const StepsTableColumn& column : kStepsTableColumns) {
+    t.columns.push_back({std::string(column.header), false, {column.drop, 0}});
+  }
+  t.columns.push_back({"top component", true, {2, 0}});
+  t.columns.push_back({"flags", true, {}});
   for (const StepRecord& step : report.steps) {
     StepStats s = StepStatsOf(report, step, policy);
     const ComponentStats* top = nullptr;
     for (const ComponentStats& c : s.components) {
       if (!top || c.time_ns > top->time_ns) top = &c;
     }
-    t.rows.push_back({
-        std::to_string(step.index),
-        step.name,
-        Ms(s.gpu_span_ns),
-        step.period_ns < 0 ? "-" : Ms(step.period_ns),
-        std::to_string(s.kernel_count),
-        Ms(s.kernel_time_ns),
-        fmt::format("{:.1f}", s.kernel_busy_percent_of_span),
-        // The sum passes 100 with concurrent streams; the union is the GPU's busy share.
-        s.gpu_span_ns > 0
-            ? fmt::format("{:.1f}", 100.0 * static_cast<double>(step.totals.kernel_busy_ns) /
-                                        static_cast<double>(s.gpu_span_ns))
-            : "-",
-        std::to_string(s.launch_gaps.positive_gap_count),
-        Ms(s.launch_gaps.total_ns),
-        Ms(s.launch_gaps.maximum_ns),
-        s.cpu_gpu_overlap ? fmt::format("{:.1f}", s.cpu_gpu_overlap->launch_api_overlap_percent)
-                          : "-",
-        top && top->time_ns > 0 ? fmt::format("{} {:.1f}%", top->name, top->percent_of_kernel_time)
-                                : "-",
-        FlagsOf(step),
-    });
+    Row row = {std::to_string(step.index), step.name};
+    for (const StepsTableColumn& column : kStepsTableColumns) {
+      row.push_back(StepFigureCell(column.key, step, s));
+    }
+    row.push_back(top && top->time_ns > 0
+                      ? fmt::format("{} {:.1f}%", top->name, top->percent_of_kernel_time)
+                      : "-");
+    row.push_back(FlagsOf(step));
+    t.rows.push_back(std::move(row));
   }
   return t;
 }
