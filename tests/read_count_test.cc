@@ -3,6 +3,7 @@
 // counts per command and format are printed (the table in bench/results/pipeline-*.md comes
 // from this output) and held to what the pipeline promises.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include "stepstat/engine_compare.h"
 #include "stepstat/engine_ranks.h"
 #include "stepstat/engine_report.h"
+#include "stepstat/report.h"
 #include "stepstat/synth.h"
 #include "test_platform.h"
 
@@ -352,15 +354,57 @@ void ExpectFaceReads(const std::string& format, const SynthRun& run,
   }
 }
 
+// The summary a ledger run holds (its only run), read back by SQL.
+std::string RecordedSummary(const fs::path& ledger) {
+  sqlite3* db = nullptr;
+  std::string json;
+  if (sqlite3_open_v2(ledger.string().c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_stmt* query = nullptr;
+    if (sqlite3_prepare_v2(db, "SELECT summary_json FROM runs", -1, &query, nullptr) == SQLITE_OK &&
+        sqlite3_step(query) == SQLITE_ROW) {
+      json = reinterpret_cast<const char*>(sqlite3_column_text(query, 0));
+    }
+    sqlite3_finalize(query);
+  }
+  sqlite3_close(db);
+  return json;
+}
+
+// record keeps the whole run's summary exactly as `summarize` prints it, whether it rode on
+// the steps' pass (sorted rows: no read of its own) or, the ride stopped by rows out of
+// order, read the trace itself.
+TEST(ReadCounts, RecordKeepsTheSummaryOfSummarizeWithOrWithoutTheRide) {
+  for (bool swapped : {false, true}) {
+    SCOPED_TRACE(swapped ? "rows out of order" : "rows in order");
+    SynthRun run(swapped ? "record_unsorted" : "record_sorted", synth::SynthFormat::kCsv,
+                 /*nvtx=*/true);
+    if (swapped) SwapTwoRows(run.files.gpu_trace);
+    const fs::path ledger = run.base.parent_path() / "ledger.sqlite";
+    std::map<std::string, FileReads> reads = CountFace("record", {run.base}, ledger);
+    RunOptions summarize;
+    summarize.inputs = {run.files.gpu_trace, run.files.kern_exec_trace};
+    Result<SummaryResult> summary = RunSummary(summarize);
+    ASSERT_TRUE(summary.ok()) << summary.status().message();
+    EXPECT_EQ(RecordedSummary(ledger), StepStatsToJson(summary->stats));
+    if (!swapped) {
+      // The whole-run summary adds no read to the steps' (before it rode: one more).
+      std::map<std::string, FileReads> steps = CountReads(Command::kSteps, {run.base}, "steps");
+      const std::string gpu = run.files.gpu_trace.filename().string();
+      EXPECT_EQ(reads[gpu].to_end, steps[gpu].to_end);
+    }
+  }
+}
+
 TEST(ReadCounts, EveryFaceOnACsvPairWithNvtx) {
   SynthRun run("faces_csv", synth::SynthFormat::kCsv, /*nvtx=*/true);
   ExpectFaceReads("CSV pair + NVTX", run, {run.base},
                   // diff: each side's steps (3; the kernel table rides on their residue
-                  // pass); record: one side and the ledger's hash; report: as steps
+                  // pass); record: one side (the whole-run summary rides on its steps' pass)
+                  // and the ledger's hash; report: as steps
                   // (ReportReadsOnlyWhatTheStepsRead); ranks: one summary; one step: the
                   // steps and its replay (2 sniffs and checks each besides).
                   {{"diff", 6, 10},
-                   {"record", 4, 8},
+                   {"record", 3, 8},
                    {"report", 3, 8},
                    {"ranks", 1, 3},
                    {"summarize --step median", 3, 5}});
@@ -372,9 +416,10 @@ TEST(ReadCounts, EveryFaceOnAnSqliteExport) {
                   // Opens only: SQLite reads the pages its queries need (SqliteOpens). Each
                   // connection counts one open, and one more for its tables' pages once a
                   // scan reads them (since checked scans read pages too: fewer bytes, more
-                  // opens than the SQL path's 24, 21, 17, 9, 9).
+                  // opens than the SQL path's 24, 21, 17, 9, 9). record: 2 sniffs more than
+                  // its side and summary, that find the summary cannot ride on the steps.
                   {{"diff", 0, 28},
-                   {"record", 0, 20},
+                   {"record", 0, 22},
                    {"report", 0, 25},
                    {"ranks", 0, 6},
                    {"summarize --step median", 0, 14}});
@@ -384,10 +429,11 @@ TEST(ReadCounts, EveryFaceOnAKinetoTrace) {
   SynthRun run("faces_kineto", synth::SynthFormat::kKineto, /*nvtx=*/true);
   ExpectFaceReads("Kineto", run, {run.files.gpu_trace},
                   // Parses: each TraceReads parses once (the steps, whose replays give a
-                  // diff side its kernel table too); record adds the ledger's hash, report
-                  // the whole-run summary and the timelines.
+                  // diff side its kernel table too); record adds the ledger's hash (and 2
+                  // sniffs that find the summary cannot ride on the steps), report the
+                  // whole-run summary and the timelines.
                   {{"diff", 2, 8},
-                   {"record", 2, 7},
+                   {"record", 2, 9},
                    {"report", 3, 11},
                    {"ranks", 1, 4},
                    {"summarize --step median", 1, 4}});

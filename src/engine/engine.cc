@@ -157,7 +157,7 @@ Result<StepsResult> RunStepsDrawing(const RunOptions& options, std::vector<StepT
   ASSIGN_OR_RETURN(StepsReport report,
                    timelines
                        ? AnalyzeStepsDrawing(inputs, policy, options.steps, *timelines, summary)
-                       : AnalyzeStepsThen(inputs, policy, options.steps, nullptr, nullptr, nullptr,
+                       : AnalyzeStepsThen(inputs, policy, options.steps, nullptr, nullptr, summary,
                                           listing.get()));
   if (listing) *kernels = listing->Take();
   if (auto unlaunched = UnlaunchedWarning(report)) context.warnings.push_back(*unlaunched);

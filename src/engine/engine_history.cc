@@ -37,13 +37,16 @@ std::optional<bool> Better(const std::string& metric, double a, double b) {
 Result<RecordRun> RunRecord(const RecordOptions& options) {
   RecordRun result;
   result.label = options.label.empty() ? LabelOf(options.inputs) : options.label;
-  ASSIGN_OR_RETURN(TraceRun trace, ReadTraceRun(options.run, options.inputs));
+  ASSIGN_OR_RETURN(TraceRun trace, ReadTraceRun(options.run, options.inputs, /*whole_run=*/true));
   result.warnings = std::move(trace.warnings);
 
   RunOptions files = options.run;
   for (const ResolvedInput& input : trace.inputs) files.inputs.push_back(input.path);
   files.output.clear();
-  ASSIGN_OR_RETURN(SummaryResult summary, RunSummary(files));
+  if (!trace.whole_run) {
+    ASSIGN_OR_RETURN(trace.whole_run, RunSummary(files));
+  }
+  const SummaryResult& summary = *trace.whole_run;
 
   RecordRequest request;
   request.label = result.label;

@@ -19,30 +19,6 @@ namespace stepstat {
 
 namespace {
 
-bool IsStepRangesFile(const TraceInput& input) {
-  Result<InputKind> kind = input.bytes ? DetectInputKindOfBytes(*input.bytes, input.display_name)
-                                       : DetectInputKind(input.path, input.display_name);
-  return kind.ok() && IsStepRanges(*kind);
-}
-
-// The summary reads the trace without its step ranges: an NVTX CSV is no GPU trace. A name
-// that is no file (an nsys base) is kept; the summary resolves it.
-RunOptions SummaryOptions(const RunOptions& run) {
-  RunOptions summary = run;
-  summary.details = true;
-  summary.inputs.clear();
-  summary.input_bytes.clear();
-  for (const std::filesystem::path& path : run.inputs) {
-    if (!IsStepRangesFile({path, PathToUtf8(path)})) summary.inputs.push_back(path);
-  }
-  for (const InputBytes& bytes : run.input_bytes) {
-    TraceInput input{{}, bytes.name};
-    input.bytes = bytes.bytes;
-    if (!IsStepRangesFile(input)) summary.input_bytes.push_back(bytes);
-  }
-  return summary;
-}
-
 // The summary with details, then the exact spreads of the kernels its tables list: a second
 // read of the GPU side that keeps only those few names' durations.
 Result<SummaryResult> SummaryAndSpreads(const RunOptions& options,
@@ -80,23 +56,12 @@ Result<StepsResult> StepsBesideSummary(const RunOptions& run, const RunOptions& 
   return steps;
 }
 
-// Whether the summary can ride on the steps' passes (summary_alongside.h): an nsys CSV pair,
-// the whole trace, every device. Else (SQLite, Kineto, a GPU trace alone, --device) the
-// summary reads the trace on a thread of its own, as before.
-bool SummaryCanRide(const RunOptions& summary_options) {
-  if (!summary_options.step.empty()) return false;
-  Result<SummaryInputs> trace = ResolveSummaryInputs(summary_options);
-  if (!trace.ok()) return false;
-  trace->device = summary_options.device;
-  return SummaryAlongside::Fits(*trace);
-}
-
 }  // namespace
 
 Result<ReportResult> RunReport(const ReportRunOptions& options) {
   // One meter over both threads and the before/after (scopes of the same meter nest).
   ProgressScope progress(options.run.progress);
-  const RunOptions summary_options = SummaryOptions(options.run);
+  const RunOptions summary_options = SummaryOptions(options.run, /*details=*/true);
 
   std::optional<Result<SummaryResult>> summary;
   std::vector<KernelSpread> spreads;
@@ -108,29 +73,14 @@ Result<ReportResult> RunReport(const ReportRunOptions& options) {
   // ride (the summary's own preparation failing, rows out of start order, no steps) leaves
   // the summary to its own read, which says what is wrong the way it always has.
   std::optional<SummaryRun> prepared;
-  std::unique_ptr<SummaryAlongside> alongside;
-  if (SummaryCanRide(summary_options)) {
-    if (Result<SummaryRun> run = PrepareSummary(summary_options, /*plan_reads=*/false); run.ok()) {
-      prepared = std::move(run).value();
-      Result<std::unique_ptr<SummaryAlongside>> created =
-          SummaryAlongside::Create(prepared->inputs.trace, prepared->policy);
-      if (created.ok()) alongside = std::move(created).value();
-    }
-  }
+  std::unique_ptr<SummaryAlongside> alongside = StartSummaryRide(summary_options, prepared);
   if (alongside) {
     // Threads: none of this call's own; the steps' passes start theirs (two_sides.h), and
     // summary_alongside.h states what its sinks add to them (no wait).
     steps = RunStepsDrawing(options.run, &timelines, alongside.get());
     if (!steps.ok() && !options.run.steps.range_regex.empty()) return steps.status();
-    std::optional<SummaryAlongside::Summary> rode;
-    if (steps.ok()) rode = alongside->Take();
-    if (rode) {
-      // The whole trace of a CSV pair, as RunSummary's own pass counts it: the policy hint
-      // needs no read of its own either.
-      summary = FinishSummary(summary_options, std::move(*prepared), std::move(rode->stats),
-                              std::move(rode->details), &rode->kernel_totals);
-      spreads = std::move(rode->spreads);
-    } else {
+    if (steps.ok()) summary = FinishSummaryRide(summary_options, prepared, *alongside, &spreads);
+    if (!summary) {
       summary = SummaryAndSpreads(summary_options, spreads);
     }
   } else {

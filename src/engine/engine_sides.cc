@@ -1,5 +1,7 @@
 #include "engine/engine_sides.h"
 
+#include <algorithm>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <system_error>
@@ -15,6 +17,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
+bool SameFiles(const std::vector<ResolvedInput>& a, const std::vector<ResolvedInput>& b) {
+  return std::equal(
+      a.begin(), a.end(), b.begin(), b.end(), [](const ResolvedInput& x, const ResolvedInput& y) {
+        return x.name == y.name && x.path == y.path && x.kind == y.kind && x.role == y.role;
+      });
+}
+
 // The whole run's summary values of `run.inputs`, as a side.
 Result<Side> WholeRunSide(const RunOptions& run, std::string label) {
   ASSIGN_OR_RETURN(SummaryResult summary, RunSummary(run));
@@ -27,14 +36,29 @@ std::string LabelOf(const std::vector<std::string>& args) {
   return args.empty() ? "" : RunNameOf(PathToUtf8(PathFromUtf8(args.front()).filename()));
 }
 
-Result<TraceRun> ReadTraceRun(const RunOptions& run, const std::vector<std::string>& args) {
+Result<TraceRun> ReadTraceRun(const RunOptions& run, const std::vector<std::string>& args,
+                              bool whole_run) {
   TraceRun trace;
   const std::string label = LabelOf(args);
   RunOptions stepped = run;  // an nsys base's NVTX report beside it cuts the steps
   stepped.inputs = PathsFromUtf8(args);
-  // The kernel table rides on the steps' residue pass where it can (no read of its own).
+  // The kernel table rides on the steps' residue pass where it can (no read of its own), and
+  // so does the whole-run summary when asked for.
   std::optional<std::vector<KernelDetails>> listed;
-  Result<StepsResult> steps = RunStepsDrawing(stepped, nullptr, nullptr, &listed);
+  RunOptions summary_options;
+  std::optional<SummaryRun> prepared;
+  std::unique_ptr<SummaryAlongside> alongside;
+  if (whole_run) {
+    summary_options = SummaryOptions(stepped, /*details=*/false);
+    summary_options.output.clear();
+    alongside = StartSummaryRide(summary_options, prepared);
+  }
+  Result<StepsResult> steps = RunStepsDrawing(stepped, nullptr, alongside.get(), &listed);
+  if (steps.ok() && alongside) {
+    std::optional<Result<SummaryResult>> rode =
+        FinishSummaryRide(summary_options, prepared, *alongside, nullptr);
+    if (rode && rode->ok()) trace.whole_run = std::move(*rode).value();
+  }
   if (steps.ok()) {
     trace.side = SideFromSteps(steps->report, steps->context.policy, label);
     for (const ResolvedInput& input : steps->context.inputs) {
@@ -54,6 +78,7 @@ Result<TraceRun> ReadTraceRun(const RunOptions& run, const std::vector<std::stri
   if (!trace.steps || SteadySteps(trace.side) == 0) {
     // No steps (a capture cut by hand, or no period): the side is the run as a whole.
     ASSIGN_OR_RETURN(SummaryResult summary, RunSummary(files));
+    if (whole_run) trace.whole_run = summary;
     trace.side = SideFromSummary(summary.stats, summary.context.policy, nullptr, label);
     trace.inputs = std::move(summary.context.inputs);
     trace.warnings = std::move(summary.context.warnings);
@@ -69,6 +94,10 @@ Result<TraceRun> ReadTraceRun(const RunOptions& run, const std::vector<std::stri
     }
     if (trace.side.meta.gpu.find(model) != std::string::npos) continue;
     trace.side.meta.gpu += (trace.side.meta.gpu.empty() ? "" : ", ") + model;
+  }
+  // A summary that rode on the steps stands for RunSummary(files) only over the same files.
+  if (trace.whole_run && !SameFiles(trace.whole_run->context.inputs, trace.inputs)) {
+    trace.whole_run.reset();
   }
   files.output.clear();  // refused already
   std::vector<KernelDetails> kernels;

@@ -27,11 +27,16 @@ struct TraceRun {
   std::vector<ResolvedInput> inputs;  ///< the trace files (not the step ranges)
   std::vector<std::string> devices;   ///< as the input checks saw them (RunContext::devices)
   std::vector<std::string> warnings;
+  /// Asked for (ReadTraceRun's `whole_run`): RunSummary over `inputs`, when it rode on the
+  /// steps' passes or was the side; unset: run it.
+  std::optional<SummaryResult> whole_run;
 };
 
 /// Reads `run.inputs` (INPUT arguments) as a side: RunSteps over them with their step ranges,
-/// falling back to RunSummary when no steady step comes out; then RunKernels.
-Result<TraceRun> ReadTraceRun(const RunOptions& run, const std::vector<std::string>& args);
+/// falling back to RunSummary when no steady step comes out; then RunKernels. With
+/// `whole_run`, the whole run's summary too where it costs no read (TraceRun::whole_run).
+Result<TraceRun> ReadTraceRun(const RunOptions& run, const std::vector<std::string>& args,
+                              bool whole_run = false);
 
 /// Steady steps behind the side's span (0 for a whole-run side).
 int64_t SteadySteps(const Side& side);

@@ -3,6 +3,7 @@
 // (engine_report.cc). Internal to the engine.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -41,5 +42,24 @@ Result<SummaryRun> PrepareSummary(const RunOptions& options, bool plan_reads);
 Result<SummaryResult> FinishSummary(const RunOptions& options, SummaryRun run,
                                     Result<StepStats> stats, Details details,
                                     const std::vector<KernelDetails>* kernel_totals = nullptr);
+
+/// The trace without its step ranges (an NVTX CSV is no GPU trace; a name that is no file,
+/// an nsys base, is kept: the summary resolves it), as the whole-run summary reads it.
+RunOptions SummaryOptions(const RunOptions& run, bool details);
+
+/// When the summary of `summary_options` can ride on the steps' passes (an nsys CSV pair, the
+/// whole trace, every device): its sinks, to hand RunStepsDrawing, and in `prepared` what
+/// RunSummary knows before reading (the sinks refer to it: it must outlive them). Else nullptr: the
+/// summary reads for itself.
+std::unique_ptr<SummaryAlongside> StartSummaryRide(const RunOptions& summary_options,
+                                                   std::optional<SummaryRun>& prepared);
+
+/// After RunStepsDrawing succeeded with `alongside`: the summary RunSummary(summary_options)
+/// gives (and the kernels' spreads into `spreads`, when not null); nullopt when the ride
+/// stopped (rows out of start order, no steps), and the summary must read for itself.
+std::optional<Result<SummaryResult>> FinishSummaryRide(const RunOptions& summary_options,
+                                                       std::optional<SummaryRun>& prepared,
+                                                       SummaryAlongside& alongside,
+                                                       std::vector<KernelSpread>* spreads);
 
 }  // namespace stepstat
