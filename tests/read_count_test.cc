@@ -3,7 +3,6 @@
 // counts per command and format are printed (the table in bench/results/pipeline-*.md comes
 // from this output) and held to what the pipeline promises.
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -14,6 +13,7 @@
 #include <vector>
 
 #include "io/read_counts.h"
+#include "ledger/ledger_test_support.h"
 #include "stepstat/engine.h"
 #include "stepstat/engine_compare.h"
 #include "stepstat/engine_ranks.h"
@@ -354,22 +354,6 @@ void ExpectFaceReads(const std::string& format, const SynthRun& run,
   }
 }
 
-// The summary a ledger run holds (its only run), read back by SQL.
-std::string RecordedSummary(const fs::path& ledger) {
-  sqlite3* db = nullptr;
-  std::string json;
-  if (sqlite3_open_v2(ledger.string().c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-    sqlite3_stmt* query = nullptr;
-    if (sqlite3_prepare_v2(db, "SELECT summary_json FROM runs", -1, &query, nullptr) == SQLITE_OK &&
-        sqlite3_step(query) == SQLITE_ROW) {
-      json = reinterpret_cast<const char*>(sqlite3_column_text(query, 0));
-    }
-    sqlite3_finalize(query);
-  }
-  sqlite3_close(db);
-  return json;
-}
-
 // record keeps the whole run's summary exactly as `summarize` prints it, whether it rode on
 // the steps' pass (sorted rows: no read of its own) or, the ride stopped by rows out of
 // order, read the trace itself.
@@ -385,7 +369,7 @@ TEST(ReadCounts, RecordKeepsTheSummaryOfSummarizeWithOrWithoutTheRide) {
     summarize.inputs = {run.files.gpu_trace, run.files.kern_exec_trace};
     Result<SummaryResult> summary = RunSummary(summarize);
     ASSERT_TRUE(summary.ok()) << summary.status().message();
-    EXPECT_EQ(RecordedSummary(ledger), StepStatsToJson(summary->stats));
+    EXPECT_EQ(QueryText(ledger, "SELECT summary_json FROM runs"), StepStatsToJson(summary->stats));
     if (!swapped) {
       // The whole-run summary adds no read to the steps' (before it rode: one more).
       std::map<std::string, FileReads> steps = CountReads(Command::kSteps, {run.base}, "steps");

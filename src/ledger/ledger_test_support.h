@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 
 #include "stepstat/ledger.h"
 #include "stepstat/report.h"
@@ -63,18 +64,25 @@ inline int64_t QueryInt(const std::filesystem::path& path, const char* sql) {
   return value;
 }
 
-inline std::string IntegrityCheck(const std::filesystem::path& path) {
+/// The first column of the first row `sql` answers, as text; `otherwise` when none.
+/// (`flags`: how the connection opens: read-write lets it recover a killed writer's WAL.)
+inline std::string QueryText(const std::filesystem::path& path, const char* sql,
+                             std::string otherwise = "", int flags = SQLITE_OPEN_READONLY) {
   sqlite3* db = nullptr;
-  sqlite3_open_v2(path.string().c_str(), &db, SQLITE_OPEN_READWRITE, nullptr);
+  sqlite3_open_v2(path.string().c_str(), &db, flags, nullptr);
   sqlite3_stmt* stmt = nullptr;
-  std::string result = "no answer";
-  if (sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &stmt, nullptr) == SQLITE_OK &&
-      sqlite3_step(stmt) == SQLITE_ROW) {
+  std::string result = std::move(otherwise);
+  if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) == SQLITE_OK &&
+      sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_text(stmt, 0) != nullptr) {
     result = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
   }
   sqlite3_finalize(stmt);
   sqlite3_close(db);
   return result;
+}
+
+inline std::string IntegrityCheck(const std::filesystem::path& path) {
+  return QueryText(path, "PRAGMA integrity_check", "no answer", SQLITE_OPEN_READWRITE);
 }
 
 }  // namespace stepstat
