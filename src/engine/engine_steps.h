@@ -1,6 +1,7 @@
 // RunSteps with the timelines of its median and slowest steps, and RunSummary in its parts:
 // for RunReport, which draws the steps and takes the summary from their passes
-// (engine_report.cc). Internal to the engine.
+// (engine_report.cc), and RunRecord, whose side's steps carry the whole-run summary
+// (engine_sides.cc; the ride itself: summary_ride.cc). Internal to the engine.
 #pragma once
 
 #include <memory>
