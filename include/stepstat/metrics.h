@@ -59,6 +59,7 @@ struct ComponentMetric {
   MetricKind kind;
   Worse worse;
   bool in_steady_state;  ///< in the steps' steady-state distribution
+  int decimals;          ///< in tables
   MetricValue (*value)(const ComponentStats&);
 };
 
@@ -134,11 +135,11 @@ inline constexpr std::string_view GroupScope(std::string_view group) {
 /// In the summary JSON's order inside each component's object. More launches can be a split
 /// kernel or a new feature, so counts and shares are only "changed".
 inline constexpr ComponentMetric kComponentMetrics[] = {
-    {"milliseconds", "ms", MetricKind::kTime, Worse::kUp, true,
+    {"milliseconds", "ms", MetricKind::kTime, Worse::kUp, true, 3,
      [](const ComponentStats& c) { return metric_detail::Real(c.milliseconds); }},
-    {"percent_of_kernel_time", "%", MetricKind::kShare, Worse::kNeither, false,
+    {"percent_of_kernel_time", "%", MetricKind::kShare, Worse::kNeither, false, 1,
      [](const ComponentStats& c) { return metric_detail::Real(c.percent_of_kernel_time); }},
-    {"launches", "count", MetricKind::kCount, Worse::kNeither, false,
+    {"launches", "count", MetricKind::kCount, Worse::kNeither, false, 0,
      [](const ComponentStats& c) { return metric_detail::Int(c.launches); }},
 };
 
@@ -210,6 +211,27 @@ inline const SummaryMetric* FindSummaryMetric(std::string_view key) {
     if (m.key == key) return &m;
   }
   return nullptr;
+}
+
+/// How a table prints a figure: its unit and decimals.
+struct FigurePrecision {
+  std::string_view unit;
+  int decimals;
+};
+
+/// The precision of the figure of `key`: a summary or step figure, or a component's
+/// ("components.<name>.<leaf>"); nullopt for a key no declaration holds.
+inline std::optional<FigurePrecision> PrecisionOf(std::string_view key) {
+  if (const SummaryMetric* m = FindSummaryMetric(key)) return FigurePrecision{m->unit, m->decimals};
+  if (const StepMetric* m = FindStepMetric(key)) return FigurePrecision{m->unit, m->decimals};
+  constexpr std::string_view kComponents = "components.";
+  if (key.starts_with(kComponents)) {
+    std::string_view leaf = key.substr(key.rfind('.') + 1);
+    for (const ComponentMetric& m : kComponentMetrics) {
+      if (m.leaf == leaf) return FigurePrecision{m.unit, m.decimals};
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace stepstat

@@ -1,10 +1,13 @@
 // History's writers: JSON (a schema key first, as every stepstat JSON that may change shape),
 // CSV (one row a run and metric, for spreadsheets) and the terminal table with sparklines.
 // They sit with the engine because History is the engine's result; they use report's pieces.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "report/json_writer.h"
@@ -12,6 +15,7 @@
 #include "report/table.h"
 #include "report/text_escape.h"
 #include "stepstat/engine_compare.h"
+#include "stepstat/metrics.h"
 
 namespace stepstat {
 
@@ -40,7 +44,9 @@ std::string Sparkline(const std::vector<double>& values, bool unicode) {
   return line;
 }
 
-// A table cell: times (`_ns` keys) in milliseconds, other values as they are.
+// A table cell: times (`_ns` keys) in milliseconds, shares and component milliseconds at
+// the registry's precision (stepstat/metrics.h), counts and figures it does not declare as
+// they are (a median of counts can be a half).
 std::string Cell(const std::string& metric, std::optional<double> value, bool sign) {
   if (!value) return "";
   std::string text;
@@ -48,6 +54,11 @@ std::string Cell(const std::string& metric, std::optional<double> value, bool si
     char ms[64];
     std::snprintf(ms, sizeof ms, sign ? "%+.3f ms" : "%.3f ms", *value / 1e6);
     return ms;
+  }
+  if (std::optional<FigurePrecision> precision = PrecisionOf(metric);
+      precision && precision->unit != "count") {
+    return sign ? fmt::format("{:+.{}f}", *value, precision->decimals)
+                : fmt::format("{:.{}f}", *value, precision->decimals);
   }
   text = Number(value);
   if (sign && *value > 0) text.insert(0, 1, '+');
