@@ -4,9 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "stepstat/read.h"
 #include "stepstat/report.h"
@@ -201,6 +206,140 @@ TEST(StepsSynth, DetectorGivesTheSameStepsForAnUnsortedGpuTrace) {
     EXPECT_EQ(unsorted_report->steps[i].totals.kernel_time_ns,
               sorted_report->steps[i].totals.kernel_time_ns);
   }
+  fs::remove_all(run.dir);
+}
+
+// One NVTX CSV row of the synth's layout (the columns the reader takes; no parent).
+std::string NvtxRow(int64_t start, int64_t end, const std::string& name, int64_t id) {
+  return std::to_string(start) + "," + std::to_string(end) + "," + std::to_string(end - start) +
+         ",0," + std::to_string(end - start) + "," + name + ",70412,70412,0,0," +
+         std::to_string(id) + ",,:" + std::to_string(id) + "," + name;
+}
+
+struct NvtxRange {
+  int64_t start, end;
+  std::string group;  // the name with its digits dropped
+};
+
+// The group docs/steps.md's rule 3 takes over `span`: repeats 3 times, covers at least half
+// (the union of its ranges over the span), the most covering; within 5 points, fewer ranges.
+// Empty: none. The ranges of a group here are disjoint, so their union is their sum.
+std::string AnnotationOf(const std::vector<NvtxRange>& ranges, int64_t span) {
+  std::map<std::string, std::pair<int64_t, int64_t>> groups;  // group → (count, covered)
+  for (const NvtxRange& r : ranges) {
+    ++groups[r.group].first;
+    groups[r.group].second += r.end - r.start;
+  }
+  std::string best;
+  double best_coverage = 0;
+  int64_t best_count = 0;
+  for (const auto& [group, figures] : groups) {
+    const double coverage = static_cast<double>(figures.second) / static_cast<double>(span);
+    if (figures.first < 3 || coverage < 0.5) continue;
+    if (best.empty() || coverage > best_coverage + 0.05 ||
+        (coverage >= best_coverage - 0.05 && figures.first < best_count)) {
+      best = group;
+      best_coverage = coverage;
+      best_count = figures.first;
+    }
+  }
+  return best;
+}
+
+// An NVTX CSV beside the GPU trace: the annotation is chosen against the exact GPU span
+// (first operation start to last end over the GPU trace), though no pass reads the GPU trace
+// for the span alone (the steps' accumulation measures it, steps.cc). Three sets of ranges
+// over one 8-step run: the synth's own (the ranges' extent and the span pick alike); the
+// first 5 steps' ranges and 3 phases over 93 % of them (over their extent, 100 % against
+// 93 %: the steps; over the span, about 62 % against 58 %: within 5 points, the phases); the
+// first 3 steps' (about 37 % of the span: none, the kernel period).
+TEST(StepsSynth, AnnotationsAreChosenAgainstTheExactGpuSpan) {
+  SynthRun run = WriteRun(8, "choice");
+  std::vector<NvtxRange> steps;
+  std::istringstream nvtx(ReadAll(run.files.nvtx_trace));
+  std::string nvtx_header, line;
+  std::getline(nvtx, nvtx_header);
+  while (std::getline(nvtx, line)) {
+    std::istringstream fields(line);
+    std::string start, end;
+    std::getline(fields, start, ',');
+    std::getline(fields, end, ',');
+    steps.push_back({std::stoll(start), std::stoll(end), "denoise_step"});
+  }
+  ASSERT_EQ(steps.size(), 8u);
+  int64_t first_start = INT64_MAX, last_end = INT64_MIN;
+  std::istringstream gpu(ReadAll(run.files.gpu_trace));
+  std::getline(gpu, line);  // the header
+  while (std::getline(gpu, line)) {
+    std::istringstream fields(line);
+    std::string start, duration;
+    std::getline(fields, start, ',');
+    std::getline(fields, duration, ',');
+    first_start = std::min<int64_t>(first_start, std::stoll(start));
+    last_end = std::max<int64_t>(last_end, std::stoll(start) + std::stoll(duration));
+  }
+  const int64_t span = last_end - first_start;
+
+  std::vector<NvtxRange> five(steps.begin(), steps.begin() + 5);
+  const int64_t extent = five.back().end - five.front().start;
+  std::vector<NvtxRange> tied = five;
+  for (int i = 0; i < 3; ++i) {
+    const int64_t start = five.front().start + i * extent / 3;
+    tied.push_back({start, start + extent / 3 * 93 / 100, "phase "});
+  }
+  std::sort(tied.begin(), tied.end(),
+            [](const NvtxRange& a, const NvtxRange& b) { return a.start < b.start; });
+  // The case is the one where the ranges' extent picks otherwise than the span.
+  ASSERT_EQ(AnnotationOf(tied, extent), "denoise_step");
+  ASSERT_EQ(AnnotationOf(tied, span), "phase ");
+  const std::vector<NvtxRange> three(steps.begin(), steps.begin() + 3);
+  ASSERT_EQ(AnnotationOf(three, three.back().end - three.front().start), "denoise_step");
+  ASSERT_EQ(AnnotationOf(three, span), "");
+
+  Policy policy = BuiltinPolicy(kDefaultPolicyName).value();
+  auto steps_with = [&](const std::vector<NvtxRange>& ranges, const std::string& tag) {
+    const fs::path file = run.dir / (tag + "_nvtx_pushpop_trace.csv");
+    std::ofstream out(file, std::ios::binary);
+    out << nvtx_header << "\n";
+    int64_t phase = 0;
+    for (size_t i = 0; i < ranges.size(); ++i) {
+      const std::string name =
+          ranges[i].group == "phase " ? "phase " + std::to_string(phase++) : ranges[i].group;
+      out << NvtxRow(ranges[i].start, ranges[i].end, name, static_cast<int64_t>(i) + 1) << "\n";
+    }
+    out.close();
+    Result<StepsInputs> inputs = ResolveStepsInputs({(run.dir / "run").string(), file.string()});
+    EXPECT_TRUE(inputs.ok()) << inputs.status().message();
+    return AnalyzeSteps(inputs.value(), policy, StepsOptions{});
+  };
+  Result<StepsReport> own = steps_with(steps, "own");
+  ASSERT_TRUE(own.ok()) << own.status().message();
+  EXPECT_EQ(own->source, StepSourceKind::kRanges);
+  EXPECT_EQ(own->source_detail, "^denoise_step$");
+  EXPECT_EQ(own->steps.size(), 8u);
+  EXPECT_NE(own->source_reason.find("covering 100 % of the GPU span"), std::string::npos)
+      << own->source_reason;
+
+  Result<StepsReport> phases = steps_with(tied, "tied");
+  ASSERT_TRUE(phases.ok()) << phases.status().message();
+  EXPECT_EQ(phases->source, StepSourceKind::kRanges);
+  EXPECT_EQ(phases->source_detail, "^phase \\d+$");
+  ASSERT_EQ(phases->steps.size(), 3u);
+  EXPECT_EQ(phases->steps[0].name, "phase 0");
+  const double phase_coverage =
+      static_cast<double>(3 * (extent / 3 * 93 / 100)) / static_cast<double>(span);
+  EXPECT_NE(phases->source_reason.find("covering " +
+                                       std::to_string(std::lround(phase_coverage * 100)) + " % of"),
+            std::string::npos)
+      << phases->source_reason;
+
+  Result<StepsReport> cut = steps_with(three, "three");
+  ASSERT_TRUE(cut.ok()) << cut.status().message();
+  EXPECT_EQ(cut->source, StepSourceKind::kPeriodDetector);
+  EXPECT_EQ(cut->steps.size(), 8u);
+  EXPECT_NE(cut->source_reason.find("no annotation repeats over most of the GPU span"),
+            std::string::npos)
+      << cut->source_reason;
   fs::remove_all(run.dir);
 }
 

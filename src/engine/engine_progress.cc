@@ -24,8 +24,10 @@ uint64_t FileBytes(const fs::path& path) {
 }
 
 // Whole reads of one input by `run`. CSV GPU traces: the summary's pass; steps cut by the
-// kernel period or by ranges read them three times (detection or span, accumulation,
-// residue) and once more to replay one step. Launch CSVs: once beside the GPU side, once
+// kernel period read them three times (detection, accumulation, residue), by NVTX ranges
+// twice (accumulation, residue: the accumulation measures the span the ranges are chosen
+// by; ranges that do not qualify leave the kernel period to cut, after a pass for the span),
+// and once more to replay one step. Launch CSVs: once beside the GPU side, once
 // more first when NVTX ranges assign launches to steps. A Kineto trace is parsed once
 // whatever the passes (trace_reads.h). SQLite reads the pages its queries need, a share of
 // the file not known before: nothing planned; each open counts
@@ -36,7 +38,8 @@ int WholeReads(const TraceInput& input, InputRole role, bool has_ranges, Planned
   const int replay = run == PlannedRun::kOneStep ? 1 : 0;
   switch (role) {
     case InputRole::kGpuOperations:
-      return run == PlannedRun::kSteps || run == PlannedRun::kOneStep ? 3 + replay : 1;
+      if (run != PlannedRun::kSteps && run != PlannedRun::kOneStep) return 1;
+      return (has_ranges ? 2 : 3) + replay;
     case InputRole::kLaunches:
       if (run == PlannedRun::kKernels) return 0;  // classify reads the GPU side alone
       return run == PlannedRun::kSummary ? 1 : (has_ranges ? 2 : 1) + replay;

@@ -1,5 +1,7 @@
 // AnalyzeSteps: the passes over the inputs. 1. CPU ranges (an NVTX CSV, or the ranges of a
-// SQLite/Kineto file) → step ranges; without any, the kernel sequence → the period detector.
+// SQLite/Kineto file) → step ranges (annotations chosen by their cover of the GPU span, which
+// for an NVTX CSV the accumulation confirms: StepsOfGuessedSpan); without any, the kernel
+// sequence → the period detector.
 // 2. Launch calls → each call's step and the key → step runs. 3. Launch calls and GPU
 // operations at once, on two threads → each one's step → the per-step accumulators
 // (steps_accumulate.cc). 4. The GPU side again → the residue (steps_residue.cc): it needs
@@ -9,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -27,6 +30,7 @@
 #include "analysis/steps/steps_sink.h"
 #include "analysis/steps/steps_source.h"
 #include "analysis/steps/steps_then.h"
+#include "core/intervals.h"
 #include "readers/input_traits.h"
 
 namespace stepstat {
@@ -205,11 +209,32 @@ struct KeyChoice {
   }
 };
 
-Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
-                               const Classifier& classifier, const StepsOptions& options,
-                               const StepsConsumer& then, const StepsEarlyRoutes& early,
-                               std::vector<StepRange> ranges, StepsPasses& passes,
-                               StepsReport report) {
+// The GPU span of every operation the accumulation saw: each is in one of `totals` (a
+// step's, the outside one, the unlaunched one). Sets `ops` to their count.
+Interval GpuSpanOf(const std::vector<StepTotals>& totals, int64_t& ops) {
+  Interval span{0, 0};
+  ops = 0;
+  for (const StepTotals& t : totals) {
+    if (t.operation_count == 0) continue;
+    span.start = ops == 0 ? t.first_start_ns : std::min(span.start, t.first_start_ns);
+    span.end = ops == 0 ? t.last_end_ns : std::max(span.end, t.last_end_ns);
+    ops += t.operation_count;
+  }
+  return span;
+}
+
+// Given when the ranges were chosen against a guess of the GPU span: told the exact span
+// (first start, last end, operations) once the accumulation saw every operation, it says
+// whether the choice holds, and completes `report` (its reason) if so.
+using ChoiceCheck = std::function<bool(const Interval& span, int64_t ops, StepsReport& report)>;
+
+// The steps of `ranges`. With `check`, nullopt when the check refuses the choice or a pass
+// before it fails: the caller then starts over, and a failure says itself again there.
+Result<std::optional<StepsReport>> FromRanges(
+    const StepsInputs& inputs, const Policy& policy, const Classifier& classifier,
+    const StepsOptions& options, const StepsConsumer& then, const StepsEarlyRoutes& early,
+    std::vector<StepRange> ranges, StepsPasses& passes, StepsReport report,
+    const ChoiceCheck& check = nullptr) {
   report.steps.reserve(ranges.size());
   for (size_t i = 0; i < ranges.size(); ++i) {
     StepRecord r;
@@ -268,8 +293,10 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
       return closed_windows.StepOf(op.start_ns);
     };
   }
-  ASSIGN_OR_RETURN(std::vector<StepTotals> totals,
-                   Accumulate(inputs, policy, classifier, options, plan, passes));
+  Result<std::vector<StepTotals>> accumulated =
+      Accumulate(inputs, policy, classifier, options, plan, passes);
+  if (!accumulated.ok() && check) return std::optional<StepsReport>();
+  ASSIGN_OR_RETURN(std::vector<StepTotals> totals, std::move(accumulated));
   report.attribution = keys.kind == KeyChoice::kCorrelation   ? StepAttribution::kLaunchCorrelation
                        : keys.kind == KeyChoice::kKernelStart ? StepAttribution::kLaunchKernelStart
                                                               : StepAttribution::kGpuTimeWindow;
@@ -282,14 +309,23 @@ Result<StepsReport> FromRanges(const StepsInputs& inputs, const Policy& policy,
     plan.after_launches = nullptr;
     plan.op_step = by_window;
     report.attribution = StepAttribution::kGpuTimeWindow;
-    ASSIGN_OR_RETURN(totals, Accumulate(inputs, policy, classifier, options, plan, passes));
+    accumulated = Accumulate(inputs, policy, classifier, options, plan, passes);
+    if (!accumulated.ok() && check) return std::optional<StepsReport>();
+    ASSIGN_OR_RETURN(totals, std::move(accumulated));
     launches = nullptr;
   }
+  if (check) {
+    int64_t ops = 0;
+    const Interval span = GpuSpanOf(totals, ops);
+    if (!check(span, ops, report)) return std::optional<StepsReport>();
+  }
   if (launches) report.launch_trace = launches->display_name;
-  RETURN_IF_ERROR(TakeTotals(std::move(totals), inputs.trace.gpu.display_name, report));
+  Status taken = TakeTotals(std::move(totals), inputs.trace.gpu.display_name, report);
+  if (!taken.ok() && check) return std::optional<StepsReport>();
+  RETURN_IF_ERROR(taken);
   SetPeriods(report);
   RETURN_IF_ERROR(Conclude(inputs, plan, policy, options, then, early, passes, report));
-  return report;
+  return std::optional(std::move(report));
 }
 
 Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& policy,
@@ -363,6 +399,26 @@ struct AnnotatedSteps {
   std::string reason;
 };
 
+std::string PercentOf(double share) { return std::to_string(std::lround(share * 100)) + " %"; }
+
+std::string AnnotatedReason(const AnnotationChoice& choice, size_t ranges) {
+  return "steps: " + std::to_string(ranges) + " annotations like '" + choice.example +
+         "' covering " + PercentOf(choice.coverage) +
+         " of the GPU span, taken before the kernel period (--steps REGEX picks others)";
+}
+
+// The ranges of the group `choice` names, read from `range_file`; nullopt when RE2 cannot
+// take its pattern (a text of bytes that are not UTF-8: no steps here).
+Result<std::optional<std::vector<StepRange>>> RangesOf(const AnnotationChoice& choice,
+                                                       const TraceInput& range_file,
+                                                       StepsPasses& passes) {
+  Result<std::unique_ptr<RangeCollector>> created = RangeCollector::Create(choice.pattern);
+  if (!created.ok()) return std::optional<std::vector<StepRange>>();
+  std::unique_ptr<RangeCollector> collector = std::move(created.value());
+  RETURN_IF_ERROR(passes.reads.Whole(range_file, *collector).status());
+  return std::optional(collector->TakeSteps());
+}
+
 Result<std::optional<AnnotatedSteps>> AnnotatedStepsOf(const StepsInputs& inputs,
                                                        const TraceInput& range_file,
                                                        StepsPasses& passes,
@@ -377,26 +433,54 @@ Result<std::optional<AnnotatedSteps>> AnnotatedStepsOf(const StepsInputs& inputs
   const int64_t span = annotations.gpu_span_ns();
   AnnotatedSteps out;
   std::optional<AnnotationChoice> choice = annotations.Best(span);
-  auto percent = [](double share) { return std::to_string(std::lround(share * 100)) + " %"; };
   if (!choice) {
     std::optional<AnnotationChoice> closest = annotations.Closest(span);
     if (!closest) return std::optional<AnnotatedSteps>();
     out.reason = "steps: no annotation repeats over most of the GPU span (closest: '" +
                  closest->example + "', " + std::to_string(closest->count) + " ranges, " +
-                 percent(closest->coverage) + ")";
+                 PercentOf(closest->coverage) + ")";
     return std::optional<AnnotatedSteps>(std::move(out));
   }
-  // A text RE2 cannot take as a pattern (bytes that are not UTF-8) marks no steps here.
-  Result<std::unique_ptr<RangeCollector>> created = RangeCollector::Create(choice->pattern);
-  if (!created.ok()) return std::optional<AnnotatedSteps>();
-  std::unique_ptr<RangeCollector> collector = std::move(created.value());
-  RETURN_IF_ERROR(passes.reads.Whole(range_file, *collector).status());
-  out.ranges = collector->TakeSteps();
+  ASSIGN_OR_RETURN(std::optional<std::vector<StepRange>> ranges,
+                   RangesOf(*choice, range_file, passes));
+  if (!ranges) return std::optional<AnnotatedSteps>();
+  out.ranges = std::move(*ranges);
   out.pattern = choice->pattern;
-  out.reason = "steps: " + std::to_string(out.ranges.size()) + " annotations like '" +
-               choice->example + "' covering " + percent(choice->coverage) +
-               " of the GPU span, taken before the kernel period (--steps REGEX picks others)";
+  out.reason = AnnotatedReason(*choice, out.ranges.size());
   return std::optional<AnnotatedSteps>(std::move(out));
+}
+
+// The ranges of an NVTX CSV beside the GPU trace, before any GPU operation passed by: rather
+// than read the GPU side once only for its span, the annotation is chosen against the
+// ranges' own extent, and the steps' accumulation, which sees every operation, measures the
+// exact span. The same choice under it: the steps stand, as the choice made against the
+// exact span would have cut them. Else nullopt, the exact span now known to `annotations`
+// (unless a pass failed): the caller chooses again, without a read for the span.
+Result<std::optional<StepsReport>> StepsOfGuessedSpan(
+    const StepsInputs& inputs, const Policy& policy, const Classifier& classifier,
+    const StepsOptions& options, const StepsConsumer& then, const StepsEarlyRoutes& early,
+    const TraceInput& range_file, StepsPasses& passes, AnnotationStats& annotations,
+    const StepsReport& report) {
+  std::optional<AnnotationChoice> guess = annotations.Best(annotations.range_extent_ns());
+  if (!guess) return std::optional<StepsReport>();
+  ASSIGN_OR_RETURN(std::optional<std::vector<StepRange>> ranges,
+                   RangesOf(*guess, range_file, passes));
+  if (!ranges || ranges->empty()) return std::optional<StepsReport>();
+  StepsReport guessed = report;
+  guessed.range_trace = range_file.display_name;
+  guessed.source = StepSourceKind::kRanges;
+  guessed.source_detail = guess->pattern;
+  const size_t count = ranges->size();
+  ChoiceCheck check = [&](const Interval& span, int64_t ops, StepsReport& out) {
+    annotations.SetGpuSpan(span.start, span.end, ops);
+    if (!annotations.has_gpu_span()) return false;
+    std::optional<AnnotationChoice> exact = annotations.Best(annotations.gpu_span_ns());
+    if (!exact || exact->pattern != guess->pattern) return false;
+    out.source_reason = AnnotatedReason(*exact, count);
+    return true;
+  };
+  return FromRanges(inputs, policy, classifier, options, then, early, std::move(*ranges), passes,
+                    std::move(guessed), check);
 }
 
 }  // namespace
@@ -459,8 +543,16 @@ Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& po
                        options.range_regex + "'"
                  : "steps: " + std::to_string(ranges.size()) +
                        " PyTorch ProfilerStep#N annotations, the trace's own step marks";
-    return FromRanges(inputs, policy, classifier, options, then, early, std::move(ranges), passes,
-                      std::move(report));
+    ASSIGN_OR_RETURN(std::optional<StepsReport> steps,
+                     FromRanges(inputs, policy, classifier, options, then, early, std::move(ranges),
+                                passes, std::move(report)));
+    return std::move(*steps);
+  }
+  if (range_file && !by_regex && !annotations.has_gpu_span()) {
+    ASSIGN_OR_RETURN(std::optional<StepsReport> guessed,
+                     StepsOfGuessedSpan(inputs, policy, classifier, options, then, early,
+                                        *range_file, passes, annotations, report));
+    if (guessed) return std::move(*guessed);
   }
   if (range_file && !by_regex) {
     ASSIGN_OR_RETURN(std::optional<AnnotatedSteps> annotated,
@@ -470,8 +562,10 @@ Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& po
       report.source = StepSourceKind::kRanges;
       report.source_detail = annotated->pattern;
       report.source_reason = annotated->reason;
-      return FromRanges(inputs, policy, classifier, options, then, early,
-                        std::move(annotated->ranges), passes, std::move(report));
+      ASSIGN_OR_RETURN(std::optional<StepsReport> steps,
+                       FromRanges(inputs, policy, classifier, options, then, early,
+                                  std::move(annotated->ranges), passes, std::move(report)));
+      return std::move(*steps);
     }
     if (annotated) report.source_reason = annotated->reason;
   }

@@ -54,12 +54,22 @@ Status AnnotationStats::OnGpuOps(std::span<const GpuOp> ops, const StringPool&) 
   return Status::Ok();
 }
 
+void AnnotationStats::SetGpuSpan(int64_t first_start, int64_t last_end, int64_t ops) {
+  gpu_first_start_ = first_start;
+  gpu_last_end_ = last_end;
+  gpu_ops_ = ops;
+}
+
 Status AnnotationStats::OnRanges(std::span<const CpuRange> ranges, const StringPool& names) {
   if (pool_ != &names) {  // a new reader: its ids mean other names
     pool_ = &names;
     by_name_.clear();
   }
   for (const CpuRange& range : ranges) {
+    range_first_start_ =
+        ranges_ == 0 ? range.start_ns : std::min(range_first_start_, range.start_ns);
+    range_last_end_ = ranges_ == 0 ? range.end_ns : std::max(range_last_end_, range.end_ns);
+    ++ranges_;
     Group*& group = by_name_[range.name];
     if (group == nullptr) {
       std::string_view text = names.Get(range.name);

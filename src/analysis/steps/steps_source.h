@@ -50,6 +50,14 @@ class AnnotationStats : public TraceSink {
 
   bool has_gpu_span() const { return gpu_ops_ > 0; }
   int64_t gpu_span_ns() const { return gpu_last_end_ - gpu_first_start_; }
+  /// The GPU span measured by another pass (`ops` operations from `first_start` to
+  /// `last_end`), as if they had passed by here.
+  void SetGpuSpan(int64_t first_start, int64_t last_end, int64_t ops);
+  /// First range start to last range end (0 without ranges): where the CPU marked its work,
+  /// a guess of the GPU span that a pass over the GPU side then confirms (steps.cc).
+  int64_t range_extent_ns() const {
+    return ranges_ == 0 ? 0 : range_last_end_ - range_first_start_;
+  }
 
   /// The group covering the most of `gpu_span_ns` (within 5 points: the one with fewer
   /// ranges, the longer unit) among those that repeat and cover enough; nullopt when none does.
@@ -72,6 +80,9 @@ class AnnotationStats : public TraceSink {
   int64_t gpu_ops_ = 0;
   int64_t gpu_first_start_ = 0;
   int64_t gpu_last_end_ = 0;
+  int64_t ranges_ = 0;
+  int64_t range_first_start_ = 0;
+  int64_t range_last_end_ = 0;
 };
 
 }  // namespace stepstat
