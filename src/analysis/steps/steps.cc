@@ -281,6 +281,10 @@ Result<std::optional<StepsReport>> FromRanges(
       }
     };
     plan.after_launches = [&runs] { runs.Freeze(); };
+    // The call's process, thread and API start (its range) and its keys.
+    plan.launch_fields = {0, TraceFields::kApiStart | TraceFields::kCallPid |
+                                 TraceFields::kCallTid | TraceFields::kCallCorrelation |
+                                 TraceFields::kKernelStart};
     plan.op_step = [&](const GpuOp& op) {
       int64_t key = keys.Of(op);
       int32_t step = key < 0 ? kUnknownKey : runs.Find(key);
@@ -307,6 +311,7 @@ Result<std::optional<StepsReport>> FromRanges(
     plan.on_launch = nullptr;
     plan.copy_calls = false;
     plan.after_launches = nullptr;
+    plan.launch_fields = TraceFields::All();
     plan.op_step = by_window;
     report.attribution = StepAttribution::kGpuTimeWindow;
     accumulated = Accumulate(inputs, policy, classifier, options, plan, passes);

@@ -31,7 +31,9 @@ class LaunchBookkeepingSink : public TraceSink {
   LaunchBookkeepingSink(const Plan& plan, Calls calls)
       : step_of_(StepOfLaunch(plan, true)),
         copies_only_(calls == Calls::kCopiesOnly),
-        copy_calls_(plan.copy_calls) {}
+        copy_calls_(plan.copy_calls),
+        // Beside another sink (copies only), that sink says what it reads.
+        fields_(copies_only_ ? TraceFields::All() : plan.launch_fields) {}
   Status OnGpuOps(std::span<const GpuOp>, const StringPool&) override { return Status::Ok(); }
   Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool&) override {
     for (const LaunchCall& call : calls) {
@@ -40,14 +42,14 @@ class LaunchBookkeepingSink : public TraceSink {
     return Status::Ok();
   }
   TraceFields reads() const override {
-    return copy_calls_ ? TraceFields::All() | TraceFields{0, TraceFields::kCopyCalls}
-                       : TraceFields::All();
+    return copy_calls_ ? fields_ | TraceFields{0, TraceFields::kCopyCalls} : fields_;
   }
 
  private:
   LaunchStepFn step_of_;
   bool copies_only_;
   bool copy_calls_;
+  TraceFields fields_;
 };
 
 StepAccumulators MakeAccumulators(const Policy& policy, const Classifier& classifier,

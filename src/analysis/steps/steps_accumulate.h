@@ -28,6 +28,9 @@ struct Plan {
   // Optional: GPU operations find their step only once every launch call was seen (the
   // key → step runs); the launch bookkeeping then gets a pass of its own first.
   std::function<void()> after_launches;
+  // What launch_step and on_launch read of a call: that pass of its own reads only those
+  // fields (a CSV reader then skips the rest; the names cost the most to parse).
+  TraceFields launch_fields = TraceFields::All();
 };
 
 /// The file that holds launch calls, if any.
