@@ -178,6 +178,11 @@ class ResidueSink : public TraceSink {
   Status OnLaunchCalls(std::span<const LaunchCall>, const StringPool&) override {
     return Status::Ok();
   }
+  // Each operation's interval and kind (the readers always give the kind), and what its
+  // step is found by: the start, or the correlation id that keys its launch call (steps.cc).
+  TraceFields reads() const override {
+    return {TraceFields::kOpStart | TraceFields::kOpDuration | TraceFields::kOpCorrelation, 0};
+  }
   // Feeds what was held, in start order.
   Status OnFinish() override {
     std::stable_sort(held_.begin(), held_.end(), [](const HeldOp& a, const HeldOp& b) {
