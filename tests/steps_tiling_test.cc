@@ -106,7 +106,10 @@ struct PipelinedRun {
 // after their launch calls.
 PipelinedRun WritePipelinedRun(int steps, bool shuffle, int unlaunched = 0) {
   PipelinedRun run;
-  run.dir = fs::temp_directory_path() / ("stepstat_tiling_pipelined_" + std::to_string(shuffle));
+  // A folder of each run's own: ctest runs the tests that write one at once.
+  run.dir =
+      fs::temp_directory_path() / ("stepstat_tiling_pipelined_" + std::to_string(steps) + "_" +
+                                   std::to_string(unlaunched) + "_" + std::to_string(shuffle));
   fs::create_directories(run.dir);
   run.gpu = run.dir / "run_cuda_gpu_trace.csv";
   run.kern_exec = run.dir / "run_cuda_kern_exec_trace.csv";
