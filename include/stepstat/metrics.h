@@ -1,9 +1,11 @@
 // The metric registry: every figure of the step summary, and of a step, declared once with
 // its key, unit, kind, which way is worse, the label a person reads and how it prints. The
 // faces walk it: the summary and steps JSON, the steady-state distribution, diff's sides
-// and rows, the ledger's step values, the ranks CSV, the replay check of `summarize --step`.
-// A new figure is one entry here plus its accumulator; a face that lists figures by hand
-// is a bug waiting for the next one. Definitions: docs/summary.md and docs/steps.md.
+// and rows, the ledger's step values, the ranks CSV, the replay check of `summarize --step`,
+// the steps table's columns, the history table's cells and the summary's overview (text
+// and markdown, by the lines declared here). A new figure is one entry here plus its
+// accumulator; a face that lists figures by hand is a bug waiting for the next one. Definitions:
+// docs/summary.md and docs/steps.md.
 #pragma once
 
 #include <cstdint>
@@ -191,6 +193,72 @@ inline constexpr StepsTableColumn kStepsTableColumns[] = {
     {"launch_gaps.total_ns", "gap ms", 3},
     {"launch_gaps.maximum_ns", "max gap ms", 6},
     {"cpu_gpu_overlap.launch_api_overlap_percent", "launch overlap %", 4},
+};
+
+/// A figure the summary's tables show that its JSON implies or its details hold.
+struct SummaryTableFigure {
+  std::string_view key;
+  std::string_view unit;
+  MetricValue (*value)(const StepStats&, const std::optional<double>& union_busy_percent);
+};
+
+inline constexpr SummaryTableFigure kSummaryTableFigures[] = {
+    {"memory_operation_count", "count",
+     [](const StepStats& s, const std::optional<double>&) {
+       return metric_detail::Int(s.gpu_operation_count - s.kernel_count);
+     }},
+    // The union of the kernels over the span (Details::kernel_union_percent_of_span).
+    {"kernel_union_percent_of_span", "%",
+     [](const StepStats&, const std::optional<double>& union_busy_percent) {
+       return union_busy_percent ? metric_detail::Real(*union_busy_percent)
+                                 : metric_detail::Absent();
+     }},
+};
+
+/// A line of the summary's overview: `label`, then `value` and `note`, templates in which
+/// `{key}` is a figure (kSummaryMetrics, kSummaryTableFigures) printed by its unit: a count
+/// with thousands separators, a share with 1 decimal, a time in ms (report/overview_cells.h
+/// says how many decimals). A line naming an absent figure is left out; a line with
+/// `if_absent` is shown only when that figure is absent.
+struct OverviewLine {
+  std::string_view label;
+  std::string_view value;
+  std::string_view note;
+  std::string_view if_absent;
+};
+
+/// The overview of the text table (`summarize`): label, value, note.
+inline constexpr OverviewLine kSummaryTableOverview[] = {
+    {"GPU span", "{gpu_span_ns} ms", "first op start to last op end", ""},
+    {"GPU operations", "{gpu_operation_count}",
+     "{kernel_count} kernels, {memory_operation_count} memory operations", ""},
+    {"kernel time (sum)", "{kernel_time_ns} ms",
+     "{kernel_busy_percent_of_span} % of span (a sum: can pass 100)", ""},
+    {"GPU busy (union)", "{kernel_union_percent_of_span} %", "of span with any kernel running", ""},
+    {"idle gaps between kernels", "{launch_gaps.total_ns} ms",
+     "{launch_gaps.positive_gap_count} gaps, longest {launch_gaps.maximum_ns} ms", ""},
+    {"launch API time (union)", "{cpu_gpu_overlap.launch_api_union_ns} ms",
+     "CPU time inside kernel-launch calls", ""},
+    {"  of it during GPU kernels", "{cpu_gpu_overlap.launch_api_gpu_overlap_ns} ms",
+     "{cpu_gpu_overlap.launch_api_overlap_percent} % of launch API time", ""},
+    {"launch API time", "-", "no launch trace given", "cpu_gpu_overlap.launch_api_union_ns"},
+};
+
+/// The overview of the markdown (`--format markdown`): label, value.
+inline constexpr OverviewLine kSummaryMarkdownOverview[] = {
+    {"GPU span", "{gpu_span_ns} ms", "", ""},
+    {"GPU operations", "{gpu_operation_count}", "", ""},
+    {"kernels", "{kernel_count}", "", ""},
+    {"kernel time (sum)", "{kernel_time_ns} ms", "", ""},
+    {"kernel time (sum), % of span", "{kernel_busy_percent_of_span}", "", ""},
+    {"GPU busy (union of kernels), % of span", "{kernel_union_percent_of_span}", "", ""},
+    {"idle gaps between kernels",
+     "{launch_gaps.positive_gap_count} gaps, {launch_gaps.total_ns} ms, longest "
+     "{launch_gaps.maximum_ns} ms",
+     "", ""},
+    {"launch API time (union)", "{cpu_gpu_overlap.launch_api_union_ns} ms", "", ""},
+    {"launch API time during GPU kernels, % of launch API time",
+     "{cpu_gpu_overlap.launch_api_overlap_percent}", "", ""},
 };
 
 /// The step figures `diff` compares and the ledger keeps, in the order diff's rows list them

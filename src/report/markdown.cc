@@ -1,7 +1,9 @@
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
+#include "report/overview_cells.h"
 #include "report/table.h"
 #include "report/text_escape.h"
 #include "stepstat/report.h"
@@ -141,28 +143,11 @@ std::string DetailsMarkdown(const Details& d) {
 std::string StepStatsToMarkdown(const StepStats& s, const Details* details,
                                 std::optional<double> union_busy_percent) {
   std::string out = "### Step summary: " + Code(s.source_gpu_trace) + "\n\n";
-  // The value column's times at one precision (its counts and percentages are labelled).
-  const int64_t launch_union = s.cpu_gpu_overlap ? s.cpu_gpu_overlap->launch_api_union_ns : 0;
-  std::vector<std::string> value_ms =
-      FormatMsColumn({s.gpu_span_ns, s.kernel_time_ns, launch_union});
-  std::vector<Cells> rows = {
-      {"GPU span", value_ms[0] + " ms"},
-      {"GPU operations", FormatCount(s.gpu_operation_count)},
-      {"kernels", FormatCount(s.kernel_count)},
-      {"kernel time (sum)", value_ms[1] + " ms"},
-      {"kernel time (sum), % of span", FormatPercent(s.kernel_busy_percent_of_span)},
-  };
-  if (union_busy_percent) {
-    rows.push_back({"GPU busy (union of kernels), % of span", FormatPercent(*union_busy_percent)});
-  }
-  rows.push_back({"idle gaps between kernels", FormatCount(s.launch_gaps.positive_gap_count) +
-                                                   " gaps, " + FormatMs(s.launch_gaps.total_ns) +
-                                                   " ms, longest " +
-                                                   FormatMs(s.launch_gaps.maximum_ns) + " ms"});
-  if (s.cpu_gpu_overlap) {
-    rows.push_back({"launch API time (union)", value_ms[2] + " ms"});
-    rows.push_back({"launch API time during GPU kernels, % of launch API time",
-                    FormatPercent(s.cpu_gpu_overlap->launch_api_overlap_percent)});
+  // Its lines and their figures: the registry's (stepstat/metrics.h).
+  std::vector<Cells> rows;
+  for (std::array<std::string, 3>& row :
+       OverviewRows(kSummaryMarkdownOverview, s, union_busy_percent)) {
+    rows.push_back({std::move(row[0]), std::move(row[1])});
   }
   out += Table({"metric", "value"}, "lr", rows);
 

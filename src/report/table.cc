@@ -1,9 +1,11 @@
 #include "report/table.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 
+#include "report/overview_cells.h"
 #include "report/text_escape.h"
 
 namespace stepstat {
@@ -195,31 +197,10 @@ std::string StepStatsToTable(const StepStats& s, const Details* details, const T
 
   TextTable overview;
   overview.Column("", TextTable::kLeft).Column("", TextTable::kRight).Column("", TextTable::kLeft);
-  // The value column's times at one precision (its counts and percentages are labelled).
-  const std::optional<CpuGpuOverlap>& launch = s.cpu_gpu_overlap;
-  std::vector<std::string> ms = FormatMsColumn(
-      {s.gpu_span_ns, s.kernel_time_ns, s.launch_gaps.total_ns,
-       launch ? launch->launch_api_union_ns : 0, launch ? launch->launch_api_gpu_overlap_ns : 0});
-  overview.Row({"GPU span", ms[0] + " ms", "first op start to last op end"});
-  overview.Row({"GPU operations", FormatCount(s.gpu_operation_count),
-                FormatCount(s.kernel_count) + " kernels, " +
-                    FormatCount(s.gpu_operation_count - s.kernel_count) + " memory operations"});
-  overview.Row({"kernel time (sum)", ms[1] + " ms",
-                FormatPercent(s.kernel_busy_percent_of_span) + " % of span (a sum: can pass 100)"});
-  if (union_busy_percent) {
-    overview.Row({"GPU busy (union)", FormatPercent(*union_busy_percent) + " %",
-                  "of span with any kernel running"});
-  }
-  overview.Row({"idle gaps between kernels", ms[2] + " ms",
-                FormatCount(s.launch_gaps.positive_gap_count) + " gaps, longest " +
-                    FormatMs(s.launch_gaps.maximum_ns) + " ms"});
-  if (s.cpu_gpu_overlap) {
-    const CpuGpuOverlap& o = *s.cpu_gpu_overlap;
-    overview.Row({"launch API time (union)", ms[3] + " ms", "CPU time inside kernel-launch calls"});
-    overview.Row({"  of it during GPU kernels", ms[4] + " ms",
-                  FormatPercent(o.launch_api_overlap_percent) + " % of launch API time"});
-  } else {
-    overview.Row({"launch API time", "-", "no launch trace given"});
+  // Its lines and their figures: the registry's (stepstat/metrics.h).
+  for (std::array<std::string, 3>& row :
+       OverviewRows(kSummaryTableOverview, s, union_busy_percent)) {
+    overview.Row({std::move(row[0]), std::move(row[1]), std::move(row[2])});
   }
   out += "Summary\n" + overview.Render() + "\n";
 
