@@ -107,8 +107,16 @@ Result<SummaryResult> FinishSummary(const RunOptions& options, SummaryRun run,
 }
 
 Result<SummaryResult> RunSummary(const RunOptions& options) {
+  return RunSummaryReading(options, nullptr);
+}
+
+Result<SummaryResult> RunSummaryReading(const RunOptions& options, TraceReads* reads) {
   ProgressScope progress(options.progress);
-  ASSIGN_OR_RETURN(SummaryRun run, PrepareSummary(options, /*plan_reads=*/true));
+  ASSIGN_OR_RETURN(SummaryRun run, PrepareSummary(options, /*plan_reads=*/false));
+  // What is replayed is read already: planned by the call that parsed it.
+  if (!reads || !reads->Keeps(run.inputs.trace.gpu)) {
+    PlanReads(run.inputs, options.step.empty() ? PlannedRun::kSummary : PlannedRun::kOneStep);
+  }
 
   // Details and the union busy % come from one pass, the same as the summary's.
   const bool details_pass = options.details || options.union_busy;
@@ -127,7 +135,7 @@ Result<SummaryResult> RunSummary(const RunOptions& options) {
                           details_pass ? &details : nullptr, &chosen);
   } else {
     stats = SummarizeWith(run.inputs.trace, run.policy, details_pass ? &details : nullptr,
-                          PipelineLimits{}, &kernel_totals);
+                          PipelineLimits{}, &kernel_totals, reads);
   }
   Result<SummaryResult> result =
       FinishSummary(options, std::move(run), std::move(stats), std::move(details),
@@ -142,7 +150,8 @@ Result<StepsResult> RunSteps(const RunOptions& options) {
 
 Result<StepsResult> RunStepsDrawing(const RunOptions& options, std::vector<StepTimeline>* timelines,
                                     SummaryAlongside* summary,
-                                    std::optional<std::vector<KernelDetails>>* kernels) {
+                                    std::optional<std::vector<KernelDetails>>* kernels,
+                                    TraceReads* reads) {
   ProgressScope progress(options.progress);
   ASSIGN_OR_RETURN(Policy policy, ChoosePolicy(options.policy));
   ASSIGN_OR_RETURN(StepsInputs inputs, ResolveStepsRunInputs(options));
@@ -154,11 +163,11 @@ Result<StepsResult> RunStepsDrawing(const RunOptions& options, std::vector<StepT
   if (kernels && !timelines && !OpsAreItsLaunchRows(inputs.trace.gpu.kind)) {
     ASSIGN_OR_RETURN(listing, KernelsAlongside::Create(policy));
   }
-  ASSIGN_OR_RETURN(StepsReport report,
-                   timelines
-                       ? AnalyzeStepsDrawing(inputs, policy, options.steps, *timelines, summary)
-                       : AnalyzeStepsThen(inputs, policy, options.steps, nullptr, nullptr, summary,
-                                          listing.get()));
+  ASSIGN_OR_RETURN(
+      StepsReport report,
+      timelines ? AnalyzeStepsDrawing(inputs, policy, options.steps, *timelines, summary, reads)
+                : AnalyzeStepsThen(inputs, policy, options.steps, nullptr, nullptr, summary,
+                                   listing.get(), reads));
   if (listing) *kernels = listing->Take();
   if (auto unlaunched = UnlaunchedWarning(report)) context.warnings.push_back(*unlaunched);
   StepsResult result;

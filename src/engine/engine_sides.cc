@@ -48,12 +48,15 @@ Result<TraceRun> ReadTraceRun(const RunOptions& run, const std::vector<std::stri
   RunOptions summary_options;
   std::optional<SummaryRun> prepared;
   std::unique_ptr<SummaryAlongside> alongside;
+  bool replayed = false;  // a summary can replay the steps' parse of the trace
   if (whole_run) {
     summary_options = SummaryOptions(stepped, /*details=*/false);
     summary_options.output.clear();
-    alongside = StartSummaryRide(summary_options, prepared);
+    alongside = StartSummaryRide(summary_options, prepared, &replayed);
   }
-  Result<StepsResult> steps = RunStepsDrawing(stepped, nullptr, alongside.get(), &listed);
+  // What the steps parse whole (a Kineto trace) is kept for the summaries below.
+  TraceReads reads;
+  Result<StepsResult> steps = RunStepsDrawing(stepped, nullptr, alongside.get(), &listed, &reads);
   if (steps.ok() && alongside) {
     std::optional<Result<SummaryResult>> rode =
         FinishSummaryRide(summary_options, prepared, *alongside, nullptr);
@@ -77,7 +80,7 @@ Result<TraceRun> ReadTraceRun(const RunOptions& run, const std::vector<std::stri
   }
   if (!trace.steps || SteadySteps(trace.side) == 0) {
     // No steps (a capture cut by hand, or no period): the side is the run as a whole.
-    ASSIGN_OR_RETURN(SummaryResult summary, RunSummary(files));
+    ASSIGN_OR_RETURN(SummaryResult summary, RunSummaryReading(files, &reads));
     if (whole_run) trace.whole_run = summary;
     trace.side = SideFromSummary(summary.stats, summary.context.policy, nullptr, label);
     trace.inputs = std::move(summary.context.inputs);
@@ -98,6 +101,11 @@ Result<TraceRun> ReadTraceRun(const RunOptions& run, const std::vector<std::stri
   // A summary that rode on the steps stands for RunSummary(files) only over the same files.
   if (trace.whole_run && !SameFiles(trace.whole_run->context.inputs, trace.inputs)) {
     trace.whole_run.reset();
+  }
+  // Nor did it ride, but the steps' parse replays to it: no read of its own either.
+  if (whole_run && !trace.whole_run && replayed) {
+    ASSIGN_OR_RETURN(SummaryResult summary, RunSummaryReading(files, &reads));
+    trace.whole_run = std::move(summary);
   }
   files.output.clear();  // refused already
   std::vector<KernelDetails> kernels;

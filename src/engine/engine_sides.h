@@ -28,7 +28,7 @@ struct TraceRun {
   std::vector<std::string> devices;   ///< as the input checks saw them (RunContext::devices)
   std::vector<std::string> warnings;
   /// Asked for (ReadTraceRun's `whole_run`): RunSummary over `inputs`, when it rode on the
-  /// steps' passes or was the side; unset: run it.
+  /// steps' passes, replayed their parse (a Kineto trace) or was the side; unset: run it.
   std::optional<SummaryResult> whole_run;
 };
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "analysis/pipeline/trace_reads.h"
 #include "analysis/summary/summary_alongside.h"
 #include "stepstat/details.h"
 #include "stepstat/engine.h"
@@ -21,9 +22,16 @@ namespace stepstat {
 /// the steps' passes.
 /// With `kernels` (not null), RunKernels' listing of the trace's kernels comes from the
 /// steps' own residue pass where it can (else it stays nullopt: ask RunKernels).
+/// With `reads` (not null), the passes read through it, and it keeps what they parsed for the
+/// command's next calls (RunSummaryReading).
 Result<StepsResult> RunStepsDrawing(const RunOptions& options, std::vector<StepTimeline>* timelines,
                                     SummaryAlongside* summary,
-                                    std::optional<std::vector<KernelDetails>>* kernels = nullptr);
+                                    std::optional<std::vector<KernelDetails>>* kernels = nullptr,
+                                    TraceReads* reads = nullptr);
+
+/// RunSummary, a whole input read through `reads` (not null): replayed when an earlier call
+/// of the command parsed it (a Kineto trace the steps read), and then not planned again.
+Result<SummaryResult> RunSummaryReading(const RunOptions& options, TraceReads* reads);
 
 /// What RunSummary knows before it reads the trace.
 struct SummaryRun {
@@ -51,9 +59,11 @@ RunOptions SummaryOptions(const RunOptions& run, bool details);
 /// When the summary of `summary_options` can ride on the steps' passes (an nsys CSV pair, the
 /// whole trace, every device): its sinks, to hand RunStepsDrawing, and in `prepared` what
 /// RunSummary knows before reading (the sinks refer to it: it must outlive them). Else nullptr: the
-/// summary reads for itself.
+/// summary reads for itself; `replayed` (when not null) then says whether a TraceReads the
+/// steps read through can replay their parse to it (RunSummaryReading).
 std::unique_ptr<SummaryAlongside> StartSummaryRide(const RunOptions& summary_options,
-                                                   std::optional<SummaryRun>& prepared);
+                                                   std::optional<SummaryRun>& prepared,
+                                                   bool* replayed = nullptr);
 
 /// After RunStepsDrawing succeeded with `alongside`: the summary RunSummary(summary_options)
 /// gives (and the kernels' spreads into `spreads`, when not null); nullopt when the ride

@@ -22,11 +22,14 @@ bool IsStepRangesFile(const TraceInput& input) {
 }
 
 // An nsys CSV pair, the whole trace, every device. Else (SQLite, Kineto, a GPU trace alone,
-// --device) the summary reads the trace itself.
-bool SummaryCanRide(const RunOptions& summary_options) {
+// --device) the summary reads the trace itself; `replayed` says whether its reader parses
+// it whole and keeps it (a Kineto trace: TraceReads can replay the steps' parse).
+bool SummaryCanRide(const RunOptions& summary_options, bool& replayed) {
+  replayed = false;
   if (!summary_options.step.empty()) return false;
   Result<SummaryInputs> trace = ResolveSummaryInputs(summary_options);
   if (!trace.ok()) return false;
+  replayed = ParsedOnceAndReplayed(trace->gpu.kind);
   trace->device = summary_options.device;
   return SummaryAlongside::Fits(*trace);
 }
@@ -50,8 +53,12 @@ RunOptions SummaryOptions(const RunOptions& run, bool details) {
 }
 
 std::unique_ptr<SummaryAlongside> StartSummaryRide(const RunOptions& summary_options,
-                                                   std::optional<SummaryRun>& prepared) {
-  if (!SummaryCanRide(summary_options)) return nullptr;
+                                                   std::optional<SummaryRun>& prepared,
+                                                   bool* replayed) {
+  bool kept = false;
+  const bool rides = SummaryCanRide(summary_options, kept);
+  if (replayed) *replayed = kept;
+  if (!rides) return nullptr;
   Result<SummaryRun> run = PrepareSummary(summary_options, /*plan_reads=*/false);
   if (!run.ok()) return nullptr;
   // The sinks keep references to the prepared inputs and policy: they live in `prepared`.

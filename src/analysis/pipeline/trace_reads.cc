@@ -86,19 +86,39 @@ class Recorder : public TraceSink {
 
 }  // namespace
 
+namespace {
+
+// The same input: the same file or the same bytes in memory, read as the same kind under the
+// same name.
+bool SameInput(const TraceInput& a, const TraceInput& b) {
+  const bool same_bytes =
+      a.bytes.has_value() == b.bytes.has_value() &&
+      (!a.bytes || (a.bytes->data() == b.bytes->data() && a.bytes->size() == b.bytes->size()));
+  return same_bytes && a.path == b.path && a.kind == b.kind && a.display_name == b.display_name;
+}
+
+}  // namespace
+
 TraceReads::TraceReads() = default;
 TraceReads::~TraceReads() = default;
 
 Result<const TraceReads::Recording*> TraceReads::RecordingOf(const TraceInput& input) {
   if (!ParsedOnceAndReplayed(input.kind)) return nullptr;
   for (const auto& [kept, recording] : recordings_) {
-    if (kept == &input) return recording.get();
+    if (SameInput(kept, input)) return recording.get();
   }
   auto recording = std::make_unique<Recording>();
   Recorder recorder(*recording);
   ASSIGN_OR_RETURN(recording->report, ReadInput(input, recorder));
-  recordings_.emplace_back(&input, std::move(recording));
+  recordings_.emplace_back(input, std::move(recording));
   return recordings_.back().second.get();
+}
+
+bool TraceReads::Keeps(const TraceInput& input) const {
+  for (const auto& [kept, recording] : recordings_) {
+    if (SameInput(kept, input)) return true;
+  }
+  return false;
 }
 
 Result<ReadReport> TraceReads::Whole(const TraceInput& input, TraceSink& sink) {

@@ -5,6 +5,10 @@
 // once: its records are kept, with their names, and every pass replays them batch for batch
 // as the reader gave them, then finishes its sink as a read would (TraceSink's contract).
 //
+// An input is known again by what it is (path or bytes, kind, the name messages give it),
+// not by the TraceInput object, so that one command's engine calls can share one TraceReads
+// (`stepstat report`: the steps, then the summary from the same parse).
+//
 // Threads: Whole and a Kineto input's first read change what is kept and run on one thread;
 // GpuSide and LaunchSide of a CSV or SQLite input keep nothing and may run on two threads
 // at once (the steps pipeline reads both sides together, two_sides.h).
@@ -33,6 +37,8 @@ class TraceReads {
   Result<ReadReport> GpuSide(const TraceInput& input, TraceSink& sink);
   /// Its launch calls (an SQLite export's launch half alone).
   Result<ReadReport> LaunchSide(const TraceInput& input, TraceSink& sink);
+  /// Whether `input`'s records are kept: its next read replays them, reading no file.
+  bool Keeps(const TraceInput& input) const;
 
   struct Recording;  ///< one parse's records (trace_reads.cc)
 
@@ -41,7 +47,7 @@ class TraceReads {
   /// for inputs that stream.
   Result<const Recording*> RecordingOf(const TraceInput& input);
 
-  std::vector<std::pair<const TraceInput*, std::unique_ptr<Recording>>> recordings_;
+  std::vector<std::pair<TraceInput, std::unique_ptr<Recording>>> recordings_;
 };
 
 }  // namespace stepstat

@@ -282,7 +282,7 @@ Result<StepsReport> AnalyzeStepsWithTimelines(const StepsInputs& inputs, const P
 Result<StepsReport> AnalyzeStepsDrawing(const StepsInputs& inputs, const Policy& policy,
                                         const StepsOptions& options,
                                         std::vector<StepTimeline>& timelines,
-                                        SummaryAlongside* summary) {
+                                        SummaryAlongside* summary, TraceReads* reads) {
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
   const size_t components = policy.components.size() + 1;
   // The two steps are known once the steps' figures are (before the residue pass), so that
@@ -315,7 +315,7 @@ Result<StepsReport> AnalyzeStepsDrawing(const StepsInputs& inputs, const Policy&
     for (auto& sink : sinks) timelines.push_back(sink->Take(report.launch_trace.has_value()));
     return Status::Ok();
   };
-  return AnalyzeStepsThen(inputs, policy, options, draw, choose, summary);
+  return AnalyzeStepsThen(inputs, policy, options, draw, choose, summary, nullptr, reads);
 }
 
 }  // namespace stepstat

@@ -498,11 +498,11 @@ Result<StepsReport> AnalyzeSteps(const StepsInputs& inputs, const Policy& policy
 Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& policy,
                                      const StepsOptions& options, const StepsConsumer& then,
                                      const StepsEarlyRoutes& early, SummaryAlongside* summary,
-                                     KernelsAlongside* kernels) {
+                                     KernelsAlongside* kernels, TraceReads* reads) {
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
   StepsReport report;
   report.gpu_trace = inputs.trace.gpu.display_name;
-  StepsPasses passes;  // how the passes read the inputs, what they learn of their order
+  StepsPasses passes(reads);  // how the passes read the inputs, what they learn of their order
   passes.summary = summary;
   passes.kernels = kernels;
 

@@ -39,7 +39,17 @@ const TraceInput* LaunchSource(const StepsInputs& inputs);
 /// What the passes of one steps run share: how they read the inputs (a Kineto trace parsed
 /// once, trace_reads.h) and what they learned of their start order (start_order.h).
 struct StepsPasses {
-  TraceReads reads;
+  /// With `shared`, the passes read through it (the caller's, kept after the steps for its
+  /// other engine calls); else through a TraceReads of their own.
+  explicit StepsPasses(TraceReads* shared = nullptr) : reads(shared ? *shared : own_reads) {}
+  StepsPasses(const StepsPasses&) = delete;
+  StepsPasses& operator=(const StepsPasses&) = delete;
+
+ private:
+  TraceReads own_reads;
+
+ public:
+  TraceReads& reads;
   StartOrder order;
   /// Optional (`stepstat report`): the whole trace's summary, fed by the first pass that
   /// reads both sides at once in start order, and its kernels' spreads by the residue pass

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/details/kernel_spreads.h"
+#include "analysis/pipeline/trace_reads.h"
 #include "analysis/steps/step_filter_sink.h"
 #include "analysis/summary/summary_alongside.h"
 #include "stepstat/details.h"
@@ -45,18 +46,20 @@ using StepsEarlyRoutes = std::function<std::vector<StepRoute>(const StepsReport&
 /// `summary` (optional, `stepstat report`): the whole trace's summary, fed by the passes the
 /// steps make anyway (StepsPasses::summary); whether it completed, it says itself.
 /// `kernels` (optional, a diff or record side): the kernel listing, fed by the residue pass
-/// (StepsPasses::kernels).
+/// (StepsPasses::kernels). `reads` (optional): the caller's TraceReads, which the passes
+/// read through and which keeps what they parsed for the caller's next reads.
 Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& policy,
                                      const StepsOptions& options, const StepsConsumer& then,
                                      const StepsEarlyRoutes& early = nullptr,
                                      SummaryAlongside* summary = nullptr,
-                                     KernelsAlongside* kernels = nullptr);
+                                     KernelsAlongside* kernels = nullptr,
+                                     TraceReads* reads = nullptr);
 
 /// AnalyzeStepsWithTimelines (timeline.h) with the whole trace's summary riding on its
 /// passes, as AnalyzeStepsThen takes one: what RunReport draws its page from.
 Result<StepsReport> AnalyzeStepsDrawing(const StepsInputs& inputs, const Policy& policy,
                                         const StepsOptions& options,
                                         std::vector<StepTimeline>& timelines,
-                                        SummaryAlongside* summary);
+                                        SummaryAlongside* summary, TraceReads* reads = nullptr);
 
 }  // namespace stepstat

@@ -34,14 +34,15 @@ namespace {
 // What of a file one side reads: all of it, or one of the sides of a file that has them.
 enum class Part { kWhole, kGpuSide, kLaunchSide };
 
+// `reads`: when not null, what reads a whole input (the command's shared TraceReads).
 Result<ReadReport> ReadPart(const TraceInput& input, Part part, TraceSink& sink,
-                            TableScan scan = TableScan::kChecked) {
+                            TableScan scan = TableScan::kChecked, TraceReads* reads = nullptr) {
   switch (part) {
     case Part::kGpuSide: return ReadGpuSide(input, sink, scan);
     case Part::kLaunchSide: return ReadLaunchSide(input, sink, scan);
     case Part::kWhole: break;
   }
-  return ReadInput(input, sink);
+  return reads ? reads->Whole(input, sink) : ReadInput(input, sink);
 }
 
 // What a side leaves for the caller: written by the side's own thread before it returns,
@@ -62,7 +63,7 @@ Status ReadSide(const TraceInput& input, Part part, TableScan scan, const std::s
                 const Classifier& classifier, bool hold,
                 std::optional<OverlapMeter::Producer> kernels,
                 std::optional<OverlapMeter::Producer> launches, bool details,
-                LaunchKeyMatcher* matcher, SideResult& out) {
+                LaunchKeyMatcher* matcher, SideResult& out, TraceReads* reads = nullptr) {
   std::optional<GpuTotalsSink> gpu;
   std::optional<LaunchTotalsSink> launch;
   std::optional<DetailsSink> details_sink;
@@ -80,7 +81,7 @@ Status ReadSide(const TraceInput& input, Part part, TableScan scan, const std::s
   TraceSink& sink = gpu && OpsAreItsLaunchRows(input.kind)
                         ? static_cast<TraceSink&>(launched_kernels)
                         : static_cast<TraceSink&>(in_order);
-  Result<ReadReport> read = ReadPart(input, part, sink, scan);
+  Result<ReadReport> read = ReadPart(input, part, sink, scan, reads);
   out.order_break = in_order.broke();
   RETURN_IF_ERROR(read.status());  // the read finished the sinks (TraceSink's contract)
   out.report = read.value();
@@ -109,7 +110,7 @@ bool ReadsTwoSidesOfOneFile(const SummaryInputs& inputs, const Details* details)
 Result<StepStats> RunPass(const SummaryInputs& inputs, const Policy& policy,
                           const Classifier& classifier, StartOrder& order, bool hold,
                           Details* details, const PipelineLimits& limits, TableScan scan,
-                          std::vector<KernelDetails>* kernel_totals) {
+                          std::vector<KernelDetails>* kernel_totals, TraceReads* reads) {
   const bool two_sides_of_one_file = ReadsTwoSidesOfOneFile(inputs, details);
   const TraceInput* launch_input = two_sides_of_one_file ? &inputs.gpu
                                    : inputs.launches     ? &*inputs.launches
@@ -151,10 +152,10 @@ Result<StepStats> RunPass(const SummaryInputs& inputs, const Policy& policy,
         },
         [&meter] { meter.Abort(); });
     failure = FirstFailure(statuses);
-  } else {  // one thread, unbounded meter: it feeds both sides
+  } else {  // one thread, unbounded meter: it feeds both sides; the only read through `reads`
     failure =
         ReadSide(inputs.gpu, Part::kWhole, TableScan::kChecked, inputs.device, classifier, hold,
-                 std::move(kernels), std::move(launches), want_details, shared, gpu_side);
+                 std::move(kernels), std::move(launches), want_details, shared, gpu_side, reads);
   }
   order.Learn(gpu_side.order_break);
   order.Learn(launch_side.order_break);
@@ -228,7 +229,7 @@ Result<StepStats> SummarizeReplayed(const TraceReplay& replay, const Policy& pol
 
 Result<StepStats> SummarizeWith(const SummaryInputs& inputs, const Policy& policy, Details* details,
                                 const PipelineLimits& limits,
-                                std::vector<KernelDetails>* kernel_totals) {
+                                std::vector<KernelDetails>* kernel_totals, TraceReads* reads) {
   ASSIGN_OR_RETURN(Classifier classifier, Classifier::Create(policy));
   StartOrder order;
   return RunInStartOrder<Result<StepStats>>(order, [&](bool hold) -> Result<StepStats> {
@@ -240,14 +241,14 @@ Result<StepStats> SummarizeWith(const SummaryInputs& inputs, const Policy& polic
       // sinks, nothing printed; the rerun overwrites kernel_totals).
       StartOrder as_stored_order = order;
       Result<StepStats> stats = RunPass(inputs, policy, classifier, as_stored_order, hold, details,
-                                        limits, TableScan::kAsStored, kernel_totals);
+                                        limits, TableScan::kAsStored, kernel_totals, nullptr);
       if (stats.ok()) {
         order = as_stored_order;
         return stats;
       }
     }
     return RunPass(inputs, policy, classifier, order, hold, details, limits, TableScan::kChecked,
-                   kernel_totals);
+                   kernel_totals, reads);
   });
 }
 

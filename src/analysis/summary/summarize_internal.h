@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "analysis/pipeline/trace_reads.h"
 #include "stepstat/details.h"
 #include "stepstat/step_stats.h"
 
@@ -18,9 +19,12 @@ struct PipelineLimits {
 /// Summarize / SummarizeWithDetails (`details` null: not wanted) under `limits`. With
 /// `kernel_totals` (not null), also each distinct kernel name the summary counted, in order
 /// of first appearance, with only its name, launches and total_ns filled: what a policy's
-/// coverage needs (SuggestBuiltinPolicy) without reading the trace again.
+/// coverage needs (SuggestBuiltinPolicy) without reading the trace again. With `reads` (not
+/// null), a whole input is read through it: a trace another engine call of the same command
+/// parsed is replayed, not parsed again (trace_reads.h).
 Result<StepStats> SummarizeWith(const SummaryInputs& inputs, const Policy& policy, Details* details,
                                 const PipelineLimits& limits,
-                                std::vector<KernelDetails>* kernel_totals = nullptr);
+                                std::vector<KernelDetails>* kernel_totals = nullptr,
+                                TraceReads* reads = nullptr);
 
 }  // namespace stepstat
