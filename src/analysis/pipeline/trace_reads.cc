@@ -7,16 +7,19 @@
 namespace stepstat {
 
 // One parse's records in the order the reader gave them, and its names with their ids.
+// Each batch is kept in a vector of its own, sized to it: a vector per kind grown to the
+// whole trace would, at each doubling, hold the old rows and the new at once (a peak near
+// twice the records, every page of it touched), where batches of a few thousand rows add
+// what they hold and no more.
 struct TraceReads::Recording {
   enum class Kind { kOps, kCalls, kRanges };
   struct Batch {
     Kind kind;
-    size_t begin, end;
+    std::vector<GpuOp> ops;
+    std::vector<LaunchCall> calls;
+    std::vector<CpuRange> ranges;
   };
   StringPool names;
-  std::vector<GpuOp> ops;
-  std::vector<LaunchCall> calls;
-  std::vector<CpuRange> ranges;
   std::vector<Batch> batches;
   ReadReport report;
 
@@ -26,24 +29,18 @@ struct TraceReads::Recording {
     std::vector<LaunchCall> scratch;
     for (const Batch& batch : batches) {
       switch (batch.kind) {
-        case Kind::kOps: RETURN_IF_ERROR(sink.OnGpuOps(Span(ops, batch), names)); break;
+        case Kind::kOps: RETURN_IF_ERROR(sink.OnGpuOps(batch.ops, names)); break;
         case Kind::kCalls: {
-          std::span<const LaunchCall> kept = Span(calls, batch);
+          std::span<const LaunchCall> kept = batch.calls;
           if (!copy_calls) kept = WithoutCopyCalls(kept, scratch);
           if (!kept.empty()) RETURN_IF_ERROR(sink.OnLaunchCalls(kept, names));
           break;
         }
-        case Kind::kRanges: RETURN_IF_ERROR(sink.OnRanges(Span(ranges, batch), names)); break;
+        case Kind::kRanges: RETURN_IF_ERROR(sink.OnRanges(batch.ranges, names)); break;
       }
     }
     RETURN_IF_ERROR(sink.OnFinish());
     return report;
-  }
-
- private:
-  template <typename T>
-  static std::span<const T> Span(const std::vector<T>& rows, const Batch& batch) {
-    return std::span<const T>(rows).subspan(batch.begin, batch.end - batch.begin);
   }
 };
 
@@ -55,15 +52,15 @@ class Recorder : public TraceSink {
  public:
   explicit Recorder(TraceReads::Recording& out) : out_(out) {}
   Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override {
-    Keep(out_.ops, ops, Kind::kOps, names);
+    Keep(ops, Kind::kOps, &Batch::ops, names);
     return Status::Ok();
   }
   Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override {
-    Keep(out_.calls, calls, Kind::kCalls, names);
+    Keep(calls, Kind::kCalls, &Batch::calls, names);
     return Status::Ok();
   }
   Status OnRanges(std::span<const CpuRange> ranges, const StringPool& names) override {
-    Keep(out_.ranges, ranges, Kind::kRanges, names);
+    Keep(ranges, Kind::kRanges, &Batch::ranges, names);
     return Status::Ok();
   }
   /// Every field, and the copy calls, for whichever replay asks.
@@ -73,13 +70,16 @@ class Recorder : public TraceSink {
 
  private:
   using Kind = TraceReads::Recording::Kind;
+  using Batch = TraceReads::Recording::Batch;
   template <typename T>
-  void Keep(std::vector<T>& rows, std::span<const T> batch, Kind kind, const StringPool& names) {
+  void Keep(std::span<const T> rows, Kind kind, std::vector<T> Batch::*kept,
+            const StringPool& names) {
     for (size_t id = out_.names.size(); id < names.size(); ++id) {
       out_.names.Intern(names.Get(static_cast<NameId>(id)));
     }
-    out_.batches.push_back({kind, rows.size(), rows.size() + batch.size()});
-    rows.insert(rows.end(), batch.begin(), batch.end());
+    Batch& batch = out_.batches.emplace_back();
+    batch.kind = kind;
+    (batch.*kept).assign(rows.begin(), rows.end());
   }
   TraceReads::Recording& out_;
 };
