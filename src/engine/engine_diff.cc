@@ -76,18 +76,15 @@ Result<LoadedSide> Load(const std::vector<std::string>& args, const DiffRunOptio
                      "combine into one side (--base F... / --cand F...)");
     }
   }
-  ASSIGN_OR_RETURN(TraceRun trace, ReadTraceRun(options.run, args));
+  ASSIGN_OR_RETURN(TraceRun trace,
+                   ReadTraceRun(options.run, args, /*whole_run=*/false, /*hash_inputs=*/true));
   if (warnings) warnings->insert(warnings->end(), trace.warnings.begin(), trace.warnings.end());
   LoadedSide loaded{std::move(trace.side), {}, LabelOf(args), false};
   for (const ResolvedInput& input : trace.inputs) loaded.trace_files.push_back(input.path);
-  // The bytes' hash, as the ledger keeps it: the same capture is recognised wherever it lies
-  // (a copy, another machine, a ledger run of it), and the diff's output does not change
-  // with the folder the traces sit in.
-  const bool all_files = std::none_of(loaded.trace_files.begin(), loaded.trace_files.end(),
-                                      [](const fs::path& file) { return file.empty(); });
-  if (all_files) {
-    ASSIGN_OR_RETURN(loaded.side.meta.input_hash, HashInputFiles(loaded.trace_files));
-  }
+  // The bytes' hash, as the ledger keeps it (empty when an input is bytes in memory): the
+  // same capture is recognised wherever it lies (a copy, another machine, a ledger run of
+  // it), and the diff's output does not change with the folder the traces sit in.
+  loaded.side.meta.input_hash = std::move(trace.input_hash);
   return loaded;
 }
 

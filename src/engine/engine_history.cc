@@ -37,7 +37,8 @@ std::optional<bool> Better(const std::string& metric, double a, double b) {
 Result<RecordRun> RunRecord(const RecordOptions& options) {
   RecordRun result;
   result.label = options.label.empty() ? LabelOf(options.inputs) : options.label;
-  ASSIGN_OR_RETURN(TraceRun trace, ReadTraceRun(options.run, options.inputs, /*whole_run=*/true));
+  ASSIGN_OR_RETURN(TraceRun trace, ReadTraceRun(options.run, options.inputs, /*whole_run=*/true,
+                                                /*hash_inputs=*/true));
   result.warnings = std::move(trace.warnings);
 
   RunOptions files = options.run;
@@ -59,9 +60,7 @@ Result<RecordRun> RunRecord(const RecordOptions& options) {
   request.policy_name = trace.policy.name;
   request.kernels = trace.side.meta.kernels;
   request.policy_hash = PolicyIdentity(trace.policy);
-  std::vector<std::filesystem::path> paths;
-  for (const ResolvedInput& input : trace.inputs) paths.push_back(input.path);
-  ASSIGN_OR_RETURN(request.input_hash, HashInputFiles(paths));
+  request.input_hash = std::move(trace.input_hash);
   request.tool_version = options.tool_version;
   std::error_code ec;
   request.git_commit = GitCommitOf(std::filesystem::current_path(ec));

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "engine/engine_steps.h"
+#include "engine/input_hash_beside.h"
 #include "readers/nsys_base.h"
 #include "stepstat/platform.h"
 
@@ -24,6 +25,23 @@ bool SameFiles(const std::vector<ResolvedInput>& a, const std::vector<ResolvedIn
       });
 }
 
+// The files a trace side will read, as far as they are known before any is opened: an nsys
+// base's GPU and launch traces, or one file given alone. Empty when not known (several files
+// given, bytes in memory): the hash is then computed after the steps.
+std::vector<fs::path> FilesBeforeReading(const std::vector<std::string>& args) {
+  if (args.size() != 1) return {};
+  const NsysBaseFiles base = FindNsysBaseFiles(args.front());
+  if (base.gpu_trace) {
+    std::vector<fs::path> files = {PathFromUtf8(*base.gpu_trace)};
+    if (base.launches) files.push_back(PathFromUtf8(*base.launches));
+    return files;
+  }
+  std::error_code ec;
+  const fs::path file = PathFromUtf8(args.front());
+  if (fs::is_regular_file(file, ec)) return {file};
+  return {};
+}
+
 // The whole run's summary values of `run.inputs`, as a side.
 Result<Side> WholeRunSide(const RunOptions& run, std::string label) {
   ASSIGN_OR_RETURN(SummaryResult summary, RunSummary(run));
@@ -37,8 +55,9 @@ std::string LabelOf(const std::vector<std::string>& args) {
 }
 
 Result<TraceRun> ReadTraceRun(const RunOptions& run, const std::vector<std::string>& args,
-                              bool whole_run) {
+                              bool whole_run, bool hash_inputs) {
   TraceRun trace;
+  InputHashBeside hash(hash_inputs ? FilesBeforeReading(args) : std::vector<fs::path>());
   const std::string label = LabelOf(args);
   RunOptions stepped = run;  // an nsys base's NVTX report beside it cuts the steps
   stepped.inputs = PathsFromUtf8(args);
@@ -125,6 +144,13 @@ Result<TraceRun> ReadTraceRun(const RunOptions& run, const std::vector<std::stri
   trace.side.meta.kernels_complete = true;
   if (!trace.inputs.empty()) {
     trace.side.meta.input_format = std::string(InputKindName(trace.inputs.front().kind));
+  }
+  std::vector<fs::path> files_read;
+  for (const ResolvedInput& input : trace.inputs) files_read.push_back(input.path);
+  const bool all_files = std::none_of(files_read.begin(), files_read.end(),
+                                      [](const fs::path& file) { return file.empty(); });
+  if (hash_inputs && all_files) {
+    ASSIGN_OR_RETURN(trace.input_hash, hash.Take(files_read));
   }
   return trace;
 }

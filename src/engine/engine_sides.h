@@ -30,13 +30,17 @@ struct TraceRun {
   /// Asked for (ReadTraceRun's `whole_run`): RunSummary over `inputs`, when it rode on the
   /// steps' passes, replayed their parse (a Kineto trace) or was the side; unset: run it.
   std::optional<SummaryResult> whole_run;
+  /// Asked for (`hash_inputs`): HashInputFiles(inputs), as the ledger keeps it.
+  std::string input_hash;
 };
 
 /// Reads `run.inputs` (INPUT arguments) as a side: RunSteps over them with their step ranges,
 /// falling back to RunSummary when no steady step comes out; then RunKernels. With
 /// `whole_run`, the whole run's summary too where it costs no read (TraceRun::whole_run).
+/// With `hash_inputs`, the trace files' hash (when every input is a file), computed beside
+/// the steps' reads where the files are known before them (input_hash_beside.h).
 Result<TraceRun> ReadTraceRun(const RunOptions& run, const std::vector<std::string>& args,
-                              bool whole_run = false);
+                              bool whole_run = false, bool hash_inputs = false);
 
 /// Steady steps behind the side's span (0 for a whole-run side).
 int64_t SteadySteps(const Side& side);
