@@ -1,7 +1,7 @@
 // AnalyzeSteps: the passes over the inputs. 1. CPU ranges (an NVTX CSV, or the ranges of a
 // SQLite/Kineto file) → step ranges (annotations chosen by their cover of the GPU span, which
-// for an NVTX CSV the accumulation confirms: StepsOfGuessedSpan); without any, the kernel
-// sequence → the period detector.
+// for an NVTX CSV or an SQLite export the accumulation confirms: StepsOfGuessedSpan); without
+// any, the kernel sequence → the period detector.
 // 2. Launch calls → each call's step and the key → step runs. 3. Launch calls and GPU
 // operations at once, on two threads → each one's step → the per-step accumulators
 // (steps_accumulate.cc). 4. The GPU side again → the residue (steps_residue.cc): it needs
@@ -428,7 +428,10 @@ Result<std::optional<AnnotatedSteps>> AnnotatedStepsOf(const StepsInputs& inputs
                                                        const TraceInput& range_file,
                                                        StepsPasses& passes,
                                                        AnnotationStats& annotations) {
-  if (!annotations.has_gpu_span()) {  // an NVTX CSV beside the GPU trace: the span from there
+  // Without a group that repeats, no span makes one qualify: nothing to read for it.
+  if (!annotations.AnyRepeats()) return std::optional<AnnotatedSteps>();
+  if (!annotations.has_gpu_span()) {  // not measured by the ranges' read: a pass for it
+    annotations.MeasureGpuSpan();
     // Any order will do for the span; the stage watches so that later passes learn it.
     StartOrderSink watched(annotations, inputs.trace.gpu.display_name, passes.order.hold(),
                            /*stop_at_break=*/false);
@@ -455,12 +458,12 @@ Result<std::optional<AnnotatedSteps>> AnnotatedStepsOf(const StepsInputs& inputs
   return std::optional<AnnotatedSteps>(std::move(out));
 }
 
-// The ranges of an NVTX CSV beside the GPU trace, before any GPU operation passed by: rather
-// than read the GPU side once only for its span, the annotation is chosen against the
-// ranges' own extent, and the steps' accumulation, which sees every operation, measures the
-// exact span. The same choice under it: the steps stand, as the choice made against the
-// exact span would have cut them. Else nullopt, the exact span now known to `annotations`
-// (unless a pass failed): the caller chooses again, without a read for the span.
+// Ranges read without the GPU operations (an NVTX CSV beside the GPU trace, an SQLite
+// export's NVTX table alone): rather than read the GPU side once only for its span, the annotation
+// is chosen against the ranges' own extent, and the steps' accumulation, which sees every
+// operation, measures the exact span. The same choice under it: the steps stand, as the choice made
+// against the exact span would have cut them. Else nullopt, the exact span now known to
+// `annotations` (unless a pass failed): the caller chooses again, without a read for the span.
 Result<std::optional<StepsReport>> StepsOfGuessedSpan(
     const StepsInputs& inputs, const Policy& policy, const Classifier& classifier,
     const StepsOptions& options, const StepsConsumer& then, const StepsEarlyRoutes& early,
@@ -520,7 +523,10 @@ Result<StepsReport> AnalyzeStepsThen(const StepsInputs& inputs, const Policy& po
         "PyTorch profiler trace");
   }
   std::vector<StepRange> ranges;
-  AnnotationStats annotations;
+  // The GPU span the annotations are chosen by passes by with the ranges of a file parsed
+  // whole anyway (Kineto); else the ranges are read alone (an SQLite export's GPU tables are
+  // not scanned for them) and the span is the accumulation's (StepsOfGuessedSpan).
+  AnnotationStats annotations(range_file && ParsedOnceAndReplayed(range_file->kind));
   if (range_file) {
     ASSIGN_OR_RETURN(std::unique_ptr<RangeCollector> collector,
                      RangeCollector::Create(by_regex ? options.range_regex : kProfilerStepPattern));

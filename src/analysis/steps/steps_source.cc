@@ -46,6 +46,7 @@ std::string PatternOf(const std::string& blanked) {
 }  // namespace
 
 Status AnnotationStats::OnGpuOps(std::span<const GpuOp> ops, const StringPool&) {
+  if (!measures_gpu_span_) return Status::Ok();
   for (const GpuOp& op : ops) {
     gpu_first_start_ = gpu_ops_ == 0 ? op.start_ns : std::min(gpu_first_start_, op.start_ns);
     gpu_last_end_ = gpu_ops_ == 0 ? op.end_ns() : std::max(gpu_last_end_, op.end_ns());
@@ -110,6 +111,11 @@ std::optional<AnnotationChoice> AnnotationStats::Best(int64_t gpu_span_ns) const
 
 std::optional<AnnotationChoice> AnnotationStats::Closest(int64_t gpu_span_ns) const {
   return Pick(gpu_span_ns, 0.0);
+}
+
+bool AnnotationStats::AnyRepeats() const {
+  return std::any_of(groups_.begin(), groups_.end(),
+                     [](const auto& entry) { return entry.second.count >= kMinAnnotatedSteps; });
 }
 
 }  // namespace stepstat

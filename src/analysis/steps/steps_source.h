@@ -38,14 +38,20 @@ std::string BlankDigits(std::string_view text);
 /// (nsys and Kineto write them so); otherwise coverage is over-counted, never the count.
 class AnnotationStats : public TraceSink {
  public:
+  /// `gpu_span`: measure the GPU span from the operations that pass by (and read their
+  /// start and duration); false: read ranges alone, the span measured elsewhere (steps.cc).
+  explicit AnnotationStats(bool gpu_span = true) : measures_gpu_span_(gpu_span) {}
+  /// From the next read on, measure the GPU span (a pass over the GPU side for it alone).
+  void MeasureGpuSpan() { measures_gpu_span_ = true; }
   Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override;
   Status OnLaunchCalls(std::span<const LaunchCall>, const StringPool&) override {
     return Status::Ok();
   }
   Status OnRanges(std::span<const CpuRange> ranges, const StringPool& names) override;
-  /// The GPU span and the ranges: no launch call.
+  /// The GPU span (when it measures it) and the ranges: no launch call.
   TraceFields reads() const override {
-    return {TraceFields::kOpStart | TraceFields::kOpDuration, 0};
+    return measures_gpu_span_ ? TraceFields{TraceFields::kOpStart | TraceFields::kOpDuration, 0}
+                              : TraceFields::None();
   }
 
   bool has_gpu_span() const { return gpu_ops_ > 0; }
@@ -64,6 +70,9 @@ class AnnotationStats : public TraceSink {
   std::optional<AnnotationChoice> Best(int64_t gpu_span_ns) const;
   /// The most covering repeating group whatever its coverage, for saying why none was taken.
   std::optional<AnnotationChoice> Closest(int64_t gpu_span_ns) const;
+  /// Whether any group repeats often enough to be steps: without one, Best and Closest find
+  /// nothing whatever the span (no pass need measure it).
+  bool AnyRepeats() const;
 
  private:
   struct Group {
@@ -74,6 +83,7 @@ class AnnotationStats : public TraceSink {
   };
   std::optional<AnnotationChoice> Pick(int64_t gpu_span_ns, double min_coverage) const;
 
+  bool measures_gpu_span_ = true;
   const StringPool* pool_ = nullptr;
   std::unordered_map<NameId, Group*> by_name_;  ///< this pool's ids → their group
   std::map<std::string, Group> groups_;         ///< ordered: ties resolve the same every run
