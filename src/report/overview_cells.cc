@@ -98,21 +98,19 @@ std::vector<std::array<std::string, 3>> OverviewRows(std::span<const OverviewLin
   }
   const std::vector<std::string> column = FormatMsColumn(lone_times);
   size_t next_time = 0;
+  auto text_of = [&](std::string_view key) {
+    std::optional<OverviewFigure> figure = figure_of(key);
+    return figure ? FigureText(*figure) : std::string("?");
+  };
   std::vector<std::array<std::string, 3>> rows;
   rows.reserve(shown.size());
   for (size_t i = 0; i < shown.size(); ++i) {
     const OverviewLine& line = *shown[i];
     const bool lone = LoneTime(line.value, value_figures[i]) != nullptr;
-    auto fill = [&](std::string_view key) {
-      if (lone) return column[next_time++];
-      std::optional<OverviewFigure> figure = figure_of(key);
-      return figure ? FigureText(*figure) : std::string("?");
-    };
-    std::string value = Filled(line.value, fill);
-    std::string note = Filled(line.note, [&](std::string_view key) {
-      std::optional<OverviewFigure> figure = figure_of(key);
-      return figure ? FigureText(*figure) : std::string("?");
+    std::string value = Filled(line.value, [&](std::string_view key) {
+      return lone ? column[next_time++] : text_of(key);
     });
+    std::string note = Filled(line.note, text_of);
     rows.push_back({std::string(line.label), std::move(value), std::move(note)});
   }
   return rows;
