@@ -17,6 +17,7 @@
 #define CAPABILITY(x) STEPSTAT_THREAD_ANNOTATION(capability(x))
 #define SCOPED_CAPABILITY STEPSTAT_THREAD_ANNOTATION(scoped_lockable)
 #define GUARDED_BY(x) STEPSTAT_THREAD_ANNOTATION(guarded_by(x))
+#define PT_GUARDED_BY(x) STEPSTAT_THREAD_ANNOTATION(pt_guarded_by(x))
 #define REQUIRES(...) STEPSTAT_THREAD_ANNOTATION(requires_capability(__VA_ARGS__))
 #define ACQUIRE(...) STEPSTAT_THREAD_ANNOTATION(acquire_capability(__VA_ARGS__))
 #define RELEASE(...) STEPSTAT_THREAD_ANNOTATION(release_capability(__VA_ARGS__))

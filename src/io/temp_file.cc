@@ -85,6 +85,7 @@ Status TempFile::Failed(const std::string& what) const {
 
 Status TempFile::Append(const void* data, size_t size) {
   if (size == 0) return Status::Ok();
+  MutexLock lock(mutex_);
   // Reads seek; writes go at the end wherever the last read left the position.
   if (Seek(file_, size_) != 0) return Failed("cannot write the temporary file");
   errno = 0;
@@ -96,6 +97,7 @@ Status TempFile::Append(const void* data, size_t size) {
 }
 
 Status TempFile::ReadAt(uint64_t offset, void* data, size_t size) {
+  MutexLock lock(mutex_);
   if (offset > size_ || size > size_ - offset) {
     return ErrorAt(path_.string(), 0, "internal error: read past what was written");
   }

@@ -3,6 +3,10 @@
 // (the open handle keeps it readable), on Windows it is opened delete-on-close; so it is
 // gone when this object closes it, when the process returns on an error path, and also when
 // the process is killed.
+//
+// Threads: Append and ReadAt may be called from several threads (the two sides of a kept
+// trace are replayed at once, two_sides.h); each holds the file's lock for one seek and one
+// read or write, and waits for nothing else while it does, so no wait can close a cycle.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +15,7 @@
 #include <memory>
 #include <string>
 
+#include "core/mutex.h"
 #include "stepstat/status.h"
 
 namespace stepstat {
@@ -25,11 +30,14 @@ class TempFile {
   ~TempFile();
 
   /// Appends `size` bytes; a write error (a full disk) is a one-line error naming the file.
-  Status Append(const void* data, size_t size);
+  Status Append(const void* data, size_t size) EXCLUDES(mutex_);
   /// Reads exactly `size` bytes at `offset` (which must lie within what was appended).
-  Status ReadAt(uint64_t offset, void* data, size_t size);
+  Status ReadAt(uint64_t offset, void* data, size_t size) EXCLUDES(mutex_);
   /// Bytes appended so far.
-  uint64_t size() const { return size_; }
+  uint64_t size() const EXCLUDES(mutex_) {
+    MutexLock lock(mutex_);
+    return size_;
+  }
   const std::filesystem::path& path() const { return path_; }
 
  private:
@@ -37,10 +45,11 @@ class TempFile {
       : file_(file), path_(std::move(path)), removed_(removed) {}
   Status Failed(const std::string& what) const;
 
-  std::FILE* file_;
+  mutable Mutex mutex_;
+  std::FILE* file_ PT_GUARDED_BY(mutex_);  ///< its position moves on every read and write
   std::filesystem::path path_;
   bool removed_;  ///< its name is already gone (POSIX)
-  uint64_t size_ = 0;
+  uint64_t size_ GUARDED_BY(mutex_) = 0;
 };
 
 }  // namespace stepstat

@@ -1,46 +1,69 @@
 #include "analysis/pipeline/trace_reads.h"
 
+#include <type_traits>
+
 #include "analysis/pipeline/launched_kernels_sink.h"
+#include "io/temp_file.h"
 #include "readers/input_traits.h"
 #include "readers/read_sides.h"
 
 namespace stepstat {
 
 // One parse's records in the order the reader gave them, and its names with their ids.
-// Each batch is kept in a vector of its own, sized to it: a vector per kind grown to the
-// whole trace would, at each doubling, hold the old rows and the new at once (a peak near
-// twice the records, every page of it touched), where batches of a few thousand rows add
-// what they hold and no more.
+// The rows go to a scratch file (io/temp_file.h), batch after batch, and every replay reads
+// them back through one batch-sized buffer: what the command holds stays the size of a batch
+// however long the trace (kept in memory, the rows of a 357 MB trace took 51 MB, four times
+// that at four times the size), and a file in the page cache reads back far faster than the
+// JSON parses. (The Kineto reader needs the temporary folder already, to sort.)
 struct TraceReads::Recording {
   enum class Kind { kOps, kCalls, kRanges };
   struct Batch {
     Kind kind;
-    std::vector<GpuOp> ops;
-    std::vector<LaunchCall> calls;
-    std::vector<CpuRange> ranges;
+    uint64_t offset = 0;  // in `spill`
+    size_t rows = 0;
   };
   StringPool names;
+  std::unique_ptr<TempFile> spill;
   std::vector<Batch> batches;
   ReadReport report;
 
   /// The copy calls were recorded for the sinks that ask for them; the others get none.
   Result<ReadReport> Replay(TraceSink& sink) const {
     const bool copy_calls = sink.reads().has(TraceFields::kCopyCalls);
-    std::vector<LaunchCall> scratch;
+    std::vector<GpuOp> ops;
+    std::vector<LaunchCall> calls, scratch;
+    std::vector<CpuRange> ranges;
     for (const Batch& batch : batches) {
       switch (batch.kind) {
-        case Kind::kOps: RETURN_IF_ERROR(sink.OnGpuOps(batch.ops, names)); break;
+        case Kind::kOps: {
+          ASSIGN_OR_RETURN(std::span<const GpuOp> rows, RowsOf(batch, ops));
+          RETURN_IF_ERROR(sink.OnGpuOps(rows, names));
+          break;
+        }
         case Kind::kCalls: {
-          std::span<const LaunchCall> kept = batch.calls;
+          ASSIGN_OR_RETURN(std::span<const LaunchCall> kept, RowsOf(batch, calls));
           if (!copy_calls) kept = WithoutCopyCalls(kept, scratch);
           if (!kept.empty()) RETURN_IF_ERROR(sink.OnLaunchCalls(kept, names));
           break;
         }
-        case Kind::kRanges: RETURN_IF_ERROR(sink.OnRanges(batch.ranges, names)); break;
+        case Kind::kRanges: {
+          ASSIGN_OR_RETURN(std::span<const CpuRange> rows, RowsOf(batch, ranges));
+          RETURN_IF_ERROR(sink.OnRanges(rows, names));
+          break;
+        }
       }
     }
     RETURN_IF_ERROR(sink.OnFinish());
     return report;
+  }
+
+ private:
+  // The batch's rows, read back into `buffer`.
+  template <typename T>
+  Result<std::span<const T>> RowsOf(const Batch& batch, std::vector<T>& buffer) const {
+    buffer.resize(batch.rows);
+    RETURN_IF_ERROR(spill->ReadAt(batch.offset, buffer.data(), batch.rows * sizeof(T)));
+    return std::span<const T>(buffer);
   }
 };
 
@@ -52,16 +75,13 @@ class Recorder : public TraceSink {
  public:
   explicit Recorder(TraceReads::Recording& out) : out_(out) {}
   Status OnGpuOps(std::span<const GpuOp> ops, const StringPool& names) override {
-    Keep(ops, Kind::kOps, &Batch::ops, names);
-    return Status::Ok();
+    return Keep(ops, Kind::kOps, names);
   }
   Status OnLaunchCalls(std::span<const LaunchCall> calls, const StringPool& names) override {
-    Keep(calls, Kind::kCalls, &Batch::calls, names);
-    return Status::Ok();
+    return Keep(calls, Kind::kCalls, names);
   }
   Status OnRanges(std::span<const CpuRange> ranges, const StringPool& names) override {
-    Keep(ranges, Kind::kRanges, &Batch::ranges, names);
-    return Status::Ok();
+    return Keep(ranges, Kind::kRanges, names);
   }
   /// Every field, and the copy calls, for whichever replay asks.
   TraceFields reads() const override {
@@ -72,14 +92,16 @@ class Recorder : public TraceSink {
   using Kind = TraceReads::Recording::Kind;
   using Batch = TraceReads::Recording::Batch;
   template <typename T>
-  void Keep(std::span<const T> rows, Kind kind, std::vector<T> Batch::*kept,
-            const StringPool& names) {
+  Status Keep(std::span<const T> rows, Kind kind, const StringPool& names) {
     for (size_t id = out_.names.size(); id < names.size(); ++id) {
       out_.names.Intern(names.Get(static_cast<NameId>(id)));
     }
+    static_assert(std::is_trivially_copyable_v<T>, "rows are spilled as their bytes");
     Batch& batch = out_.batches.emplace_back();
     batch.kind = kind;
-    (batch.*kept).assign(rows.begin(), rows.end());
+    batch.rows = rows.size();
+    batch.offset = out_.spill->size();
+    return out_.spill->Append(rows.data(), rows.size_bytes());
   }
   TraceReads::Recording& out_;
 };
@@ -108,6 +130,7 @@ Result<const TraceReads::Recording*> TraceReads::RecordingOf(const TraceInput& i
     if (SameInput(kept, input)) return recording.get();
   }
   auto recording = std::make_unique<Recording>();
+  ASSIGN_OR_RETURN(recording->spill, TempFile::Create());
   Recorder recorder(*recording);
   ASSIGN_OR_RETURN(recording->report, ReadInput(input, recorder));
   recordings_.emplace_back(input, std::move(recording));
@@ -120,6 +143,8 @@ bool TraceReads::Keeps(const TraceInput& input) const {
   }
   return false;
 }
+
+Status TraceReads::Prepare(const TraceInput& input) { return RecordingOf(input).status(); }
 
 Result<ReadReport> TraceReads::Whole(const TraceInput& input, TraceSink& sink) {
   ASSIGN_OR_RETURN(const Recording* recording, RecordingOf(input));

@@ -1,17 +1,20 @@
 // How the passes of one run read their inputs: each pass asks for a whole input, its GPU
 // side or its launch side. nsys CSV and SQLite files stream from the file on every pass:
-// memory stays bounded, a pass reads again rather than hold. A Kineto trace is parsed
-// whole by its reader anyway (every record held until the parse ends), so it is parsed
-// once: its records are kept, with their names, and every pass replays them batch for batch
-// as the reader gave them, then finishes its sink as a read would (TraceSink's contract).
+// memory stays bounded, a pass reads again rather than hold. A Kineto trace costs far more
+// to parse (JSON, sorted by the reader) than to read back, so it is parsed once: its records
+// are kept, in a scratch file that memory does not grow with, its names in memory, and every
+// pass replays them batch for batch as the reader gave them, then finishes its sink as a
+// read would (TraceSink's contract).
 //
 // An input is known again by what it is (path or bytes, kind, the name messages give it),
 // not by the TraceInput object, so that one command's engine calls can share one TraceReads
 // (`stepstat report`: the steps, then the summary from the same parse).
 //
 // Threads: Whole and a Kineto input's first read change what is kept and run on one thread;
-// GpuSide and LaunchSide of a CSV or SQLite input keep nothing and may run on two threads
-// at once (the steps pipeline reads both sides together, two_sides.h).
+// GpuSide and LaunchSide of a CSV or SQLite input keep nothing, and those of a kept input
+// only read what is kept (the scratch file locks each read, io/temp_file.h), so both may
+// run on two threads at once once Prepare returned (the steps pipeline reads both sides
+// together, two_sides.h).
 #pragma once
 
 #include <memory>
@@ -39,6 +42,9 @@ class TraceReads {
   Result<ReadReport> LaunchSide(const TraceInput& input, TraceSink& sink);
   /// Whether `input`'s records are kept: its next read replays them, reading no file.
   bool Keeps(const TraceInput& input) const;
+  /// Parses `input` now if its records are to be kept (and are not yet): its GpuSide and
+  /// LaunchSide may then run on two threads at once.
+  Status Prepare(const TraceInput& input);
 
   struct Recording;  ///< one parse's records (trace_reads.cc)
 

@@ -7,9 +7,10 @@
 //  - The calling thread runs `gpu_side`; the launch thread runs `launch_side`. Each side
 //    function owns its reader, its sinks and the one meter producer of its side (sinks are
 //    handed their producer; MeterProducer stops the process if a second thread adds
-//    through it). The two threads share nothing but the meter, which locks, and the two
+//    through it). The two threads share nothing but the meter, which locks, the two
 //    result slots below, which each thread writes before it returns and the caller reads
-//    after the join.
+//    after the join, and, for a trace whose parse is kept (trace_reads.h), what was kept:
+//    read only, from a scratch file whose lock is held for one seek and read at a time.
 //  - What can block: a producer's Add, while its side is further ahead of the other than
 //    the meter's bound; and the join. An empty Add, Close and Abort never block.
 //  - Why no two waits wait for each other: a meter lets at most one producer wait, and only

@@ -169,8 +169,10 @@ Result<std::vector<StepTotals>> Accumulate(const StepsInputs& inputs, const Poli
                                            const Classifier& classifier,
                                            const StepsOptions& options, const Plan& plan,
                                            StepsPasses& passes) {
-  // A Kineto trace's records are held anyway (trace_reads.h): its sides are replayed in turn.
-  if (plan.launch_step && !passes.order.hold() && !ParsedOnceAndReplayed(inputs.trace.gpu.kind)) {
+  // Both sides at once, a kept trace's (Kineto) replayed from what its parse kept.
+  if (plan.launch_step && !passes.order.hold()) {
+    RETURN_IF_ERROR(passes.reads.Prepare(inputs.trace.gpu));
+    RETURN_IF_ERROR(passes.reads.Prepare(*LaunchSource(inputs)));
     ASSIGN_OR_RETURN(std::optional<std::vector<StepTotals>> streamed,
                      AccumulateStreaming(inputs, policy, classifier, options, plan, passes));
     if (streamed) return std::move(*streamed);

@@ -62,10 +62,10 @@ struct StepsPasses {
 
 /// One StepTotals per step of `plan`, then one for the operations outside every step, then
 /// one for those the plan calls kUnlaunched (steps_attribution.h; counts and times only).
-/// For nsys CSV and SQLite inputs, launch calls and GPU operations are read at once on two
-/// threads, the overlap measured as they pass, so memory is bounded by the steps; Kineto
-/// traces, and input out of start order, hold each step's launch union between a launch
-/// pass and a GPU pass (and hold kernels when out of order, as the passes' StartOrder says).
+/// Launch calls and GPU operations are read at once on two threads (a Kineto trace's
+/// replayed from its kept parse), the overlap measured as they pass, so memory is bounded by
+/// the steps; input out of start order holds each step's launch union between a launch pass
+/// and a GPU pass (and holds kernels, as the passes' StartOrder says).
 /// The first streaming read also feeds `passes.summary` (when set), and tells it when both
 /// sides were read whole in start order.
 Result<std::vector<StepTotals>> Accumulate(const StepsInputs& inputs, const Policy& policy,
