@@ -27,13 +27,19 @@ struct TraceReads::Recording {
   std::vector<Batch> batches;
   ReadReport report;
 
+  /// Which rows a replay hands out: all, or one side's (as an SQLite export's sides are read).
+  enum class Rows { kAll, kGpuSide, kLaunchSide };
   /// The copy calls were recorded for the sinks that ask for them; the others get none.
-  Result<ReadReport> Replay(TraceSink& sink) const {
+  Result<ReadReport> Replay(TraceSink& sink, Rows which = Rows::kAll) const {
     const bool copy_calls = sink.reads().has(TraceFields::kCopyCalls);
     std::vector<GpuOp> ops;
     std::vector<LaunchCall> calls, scratch;
     std::vector<CpuRange> ranges;
     for (const Batch& batch : batches) {
+      const bool wanted =
+          which == Rows::kAll ||
+          (which == Rows::kGpuSide ? batch.kind == Kind::kOps : batch.kind == Kind::kCalls);
+      if (!wanted) continue;
       switch (batch.kind) {
         case Kind::kOps: {
           ASSIGN_OR_RETURN(std::span<const GpuOp> rows, RowsOf(batch, ops));
@@ -154,6 +160,8 @@ Result<ReadReport> TraceReads::Whole(const TraceInput& input, TraceSink& sink) {
 
 Result<ReadReport> TraceReads::GpuSide(const TraceInput& input, TraceSink& sink) {
   if (ReadByQueries(input.kind)) return ReadGpuSide(input, sink);
+  ASSIGN_OR_RETURN(const Recording* recording, RecordingOf(input));
+  if (recording) return recording->Replay(sink, Recording::Rows::kGpuSide);
   if (OpsAreItsLaunchRows(input.kind)) {
     LaunchedKernelsSink launched(sink, /*forward_launch_calls=*/false);
     return ReadInput(input, launched);
@@ -163,6 +171,8 @@ Result<ReadReport> TraceReads::GpuSide(const TraceInput& input, TraceSink& sink)
 
 Result<ReadReport> TraceReads::LaunchSide(const TraceInput& input, TraceSink& sink) {
   if (ReadByQueries(input.kind)) return ReadLaunchSide(input, sink);
+  ASSIGN_OR_RETURN(const Recording* recording, RecordingOf(input));
+  if (recording) return recording->Replay(sink, Recording::Rows::kLaunchSide);
   return Whole(input, sink);
 }
 

@@ -36,9 +36,9 @@ class TraceReads {
   /// Everything `input` holds.
   Result<ReadReport> Whole(const TraceInput& input, TraceSink& sink);
   /// Its GPU side: a kern-exec trace alone stands in for the GPU trace (its launch rows
-  /// become kernels); an SQLite export's GPU tables alone.
+  /// become kernels); an SQLite export's GPU tables alone; a kept trace's GPU operations.
   Result<ReadReport> GpuSide(const TraceInput& input, TraceSink& sink);
-  /// Its launch calls (an SQLite export's launch half alone).
+  /// Its launch calls (an SQLite export's launch half alone, a kept trace's calls).
   Result<ReadReport> LaunchSide(const TraceInput& input, TraceSink& sink);
   /// Whether `input`'s records are kept: its next read replays them, reading no file.
   bool Keeps(const TraceInput& input) const;

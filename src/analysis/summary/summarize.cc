@@ -34,9 +34,13 @@ namespace {
 // What of a file one side reads: all of it, or one of the sides of a file that has them.
 enum class Part { kWhole, kGpuSide, kLaunchSide };
 
-// `reads`: when not null, what reads a whole input (the command's shared TraceReads).
+// `reads`: when not null, what reads a whole input, or a side of one it keeps (the
+// command's shared TraceReads).
 Result<ReadReport> ReadPart(const TraceInput& input, Part part, TraceSink& sink,
                             TableScan scan = TableScan::kChecked, TraceReads* reads = nullptr) {
+  if (reads && reads->Keeps(input) && part != Part::kWhole) {
+    return part == Part::kGpuSide ? reads->GpuSide(input, sink) : reads->LaunchSide(input, sink);
+  }
   switch (part) {
     case Part::kGpuSide: return ReadGpuSide(input, sink, scan);
     case Part::kLaunchSide: return ReadLaunchSide(input, sink, scan);
@@ -111,7 +115,13 @@ Result<StepStats> RunPass(const SummaryInputs& inputs, const Policy& policy,
                           const Classifier& classifier, StartOrder& order, bool hold,
                           Details* details, const PipelineLimits& limits, TableScan scan,
                           std::vector<KernelDetails>* kernel_totals, TraceReads* reads) {
-  const bool two_sides_of_one_file = ReadsTwoSidesOfOneFile(inputs, details);
+  // A kept trace (Kineto, trace_reads.h) replays its two sides on two threads too: on one,
+  // every kernel would wait in the meter and the launch-key matcher for the launches that
+  // come after all of them.
+  const bool kept_sides =
+      !inputs.launches && reads != nullptr && ParsedOnceAndReplayed(inputs.gpu.kind);
+  if (kept_sides) RETURN_IF_ERROR(reads->Prepare(inputs.gpu));
+  const bool two_sides_of_one_file = ReadsTwoSidesOfOneFile(inputs, details) || kept_sides;
   const TraceInput* launch_input = two_sides_of_one_file ? &inputs.gpu
                                    : inputs.launches     ? &*inputs.launches
                                                          : nullptr;
@@ -143,16 +153,16 @@ Result<StepStats> RunPass(const SummaryInputs& inputs, const Policy& policy,
         [&] {
           return ReadSide(inputs.gpu, two_sides_of_one_file ? Part::kGpuSide : Part::kWhole, scan,
                           inputs.device, classifier, hold, std::move(kernels), std::nullopt,
-                          want_details, shared, gpu_side);
+                          want_details, shared, gpu_side, reads);
         },
         [&] {
           return ReadSide(*launch_input, two_sides_of_one_file ? Part::kLaunchSide : Part::kWhole,
                           scan, inputs.device, classifier, hold, std::nullopt, std::move(launches),
-                          want_details, shared, launch_side);
+                          want_details, shared, launch_side, reads);
         },
         [&meter] { meter.Abort(); });
     failure = FirstFailure(statuses);
-  } else {  // one thread, unbounded meter: it feeds both sides; the only read through `reads`
+  } else {  // one thread, unbounded meter: it feeds both sides
     failure =
         ReadSide(inputs.gpu, Part::kWhole, TableScan::kChecked, inputs.device, classifier, hold,
                  std::move(kernels), std::move(launches), want_details, shared, gpu_side, reads);
@@ -181,7 +191,9 @@ Result<StepStats> RunPass(const SummaryInputs& inputs, const Policy& policy,
   if (details) {
     std::vector<InputDetails> read = {InputDetailsOf(inputs.gpu, gpu_side.report)};
     if (inputs.launches) read.push_back(InputDetailsOf(*inputs.launches, launch_side.report));
-    *details = MakeDetails(*gpu_side.details, inputs.launches ? &*launch_side.details : nullptr,
+    // The launch path from the launch side's sink (a file of its own, or a kept trace's
+    // calls read apart); one file is one input.
+    *details = MakeDetails(*gpu_side.details, launch_side.details ? &*launch_side.details : nullptr,
                            shared, policy, classifier, std::move(read));
     NoteOrderBreak(order, *details);
   }
