@@ -11,6 +11,8 @@
 #include "analysis/details/details_values.h"
 #include "analysis/details/launch_key_matcher.h"
 #include "analysis/pipeline/start_order.h"
+#include "analysis/pipeline/trace_reads.h"
+#include "analysis/summary/summarize_internal.h"
 #include "stepstat/details.h"
 #include "stepstat/read.h"
 #include "stepstat/report.h"
@@ -344,6 +346,40 @@ TEST(SummarizeRegression, KernExecBesideGpuTraceDoesNotRaceTheOverlapMeter) {
     ASSERT_EQ(stats->cpu_gpu_overlap->launch_api_gpu_overlap_ns, 610) << "run " << run;
     EXPECT_EQ(stats->kernel_count, 7);
   }
+}
+
+// `report` and `record` summarize a PyTorch profiler trace from the steps' kept parse, its
+// two sides replayed at once on two threads (trace_reads.h, summarize.cc): the same summary
+// and details, to the byte, as a read of the file on one thread, on every real Kineto trace;
+// also with a meter bound of a few components, so that the two replays wait for each other.
+TEST(DetailsOnRealTraces, AKeptKinetoParseReplayedOnTwoThreadsSummarizesAsTheFile) {
+  auto traces = RealTraces();
+  Policy policy = BuiltinPolicy(kDefaultPolicyName).value();
+  int checked = 0;
+  for (const auto& [path, kind] : traces) {
+    if (kind != InputKind::kKinetoJson) continue;
+    SCOPED_TRACE(path.filename().string());
+    SummaryInputs inputs;
+    inputs.gpu = {path, path.filename().string(), kind};
+    Details direct_details;
+    Result<StepStats> direct = SummarizeWithDetails(inputs, policy, direct_details);
+    if (!direct.ok()) continue;  // a trace without GPU work: no summary either way
+    const std::string want = StepStatsWithDetailsToJson(*direct, direct_details);
+    for (size_t bound : {size_t{1} << 16, size_t{2}}) {
+      TraceReads reads;
+      ASSERT_TRUE(reads.Prepare(inputs.gpu).ok());
+      ASSERT_TRUE(reads.Keeps(inputs.gpu));
+      PipelineLimits limits;
+      limits.max_pending_components = bound;
+      Details details;
+      Result<StepStats> replayed = SummarizeWith(inputs, policy, &details, limits, nullptr, &reads);
+      ASSERT_TRUE(replayed.ok()) << replayed.status().message();
+      EXPECT_EQ(StepStatsWithDetailsToJson(*replayed, details), want) << "bound " << bound;
+    }
+    ++checked;
+  }
+  if (checked == 0) GTEST_SKIP() << "no Kineto trace in " << kRealDir;
+  EXPECT_GE(checked, 3);
 }
 
 }  // namespace
