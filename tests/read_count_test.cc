@@ -416,14 +416,14 @@ TEST(ReadCounts, EveryFaceOnAKinetoTrace) {
   SynthRun run("faces_kineto", synth::SynthFormat::kKineto, /*nvtx=*/true);
   ExpectFaceReads("Kineto", run, {run.files.gpu_trace},
                   // Parses: each TraceReads parses once (the steps, whose replays give a
-                  // diff side its kernel table too); record's whole-run summary replays
-                  // the steps' parse (before, a parse more; the ledger's hash and 2 sniffs
-                  // that find the summary cannot ride on the steps add opens); report's
-                  // summary, spreads and timelines replay it too (one TraceReads for the
-                  // whole report; before, 2 parses more).
+                  // diff side its kernel table too); record's whole-run summary and
+                  // report's summary and spreads ride on the steps' replays of that parse
+                  // (summary_alongside.h), report's timelines replay it (before, 2 parses
+                  // more; an open less since the summary rides); the ledger's hash and the
+                  // sniffs that decide the ride add opens.
                   {{"diff", 2, 8},
                    {"record", 1, 8},
-                   {"report", 1, 9},
+                   {"report", 1, 8},
                    {"ranks", 1, 4},
                    {"summarize --step median", 1, 4}});
 }

@@ -1,15 +1,17 @@
-// `stepstat report`'s summary (issue 17): on an nsys CSV pair it rides on the steps' own
-// passes (summary_alongside.h) instead of reading the trace again; it must still be the
-// summary `summarize --details` gives, byte for byte in its JSON, with the exact kernel
-// spreads KernelSpreadsOf reads. Checked on a multi-stream synth run (where it rides) and on
-// every real trace of ../shared/data/real that report takes (a pair rides; SQLite and
-// Kineto keep the summary's own read): each against RunSummary of the same input.
+// `stepstat report`'s summary (issue 17): on an nsys CSV pair or a Kineto trace it rides on
+// the steps' own passes (summary_alongside.h) instead of reading the trace again; it must
+// still be the summary `summarize --details` gives, byte for byte in its JSON, with the exact
+// kernel spreads KernelSpreadsOf reads. Checked on multi-stream synth runs (where it rides: a
+// pair, and a PyTorch profiler trace whose kept parse the steps replay) and on every real
+// trace of ../shared/data/real that report takes (pairs and Kineto traces ride; SQLite keeps
+// the summary's own read): each against RunSummary of the same input.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "analysis/pipeline/trace_reads.h"
 #include "analysis/steps/steps_then.h"
 #include "analysis/summary/summary_alongside.h"
 #include "engine/engine_inputs.h"
@@ -31,7 +33,7 @@ const fs::path kRealDir = fs::path(STEPSTAT_SHARED_DIR) / "data" / "real";
 // A synth run with 4 concurrent streams and NVTX step ranges, in a folder of its own.
 class MultiStreamRun {
  public:
-  MultiStreamRun() {
+  explicit MultiStreamRun(synth::SynthFormat format = synth::SynthFormat::kCsv) {
     dir_ = fs::temp_directory_path() /
            ("stepstat_report_summary_" + std::to_string(testing_support::ProcessId()));
     fs::remove_all(dir_);
@@ -41,6 +43,7 @@ class MultiStreamRun {
     options.steps = 12;
     options.streams = 4;
     options.nvtx = true;
+    options.format = format;
     Result<synth::SynthResult> written = synth::WriteSynthTraces(options);
     EXPECT_TRUE(written.ok()) << written.status().message();
     if (written.ok()) files = written.value();
@@ -135,6 +138,41 @@ TEST(ReportSummary, RidesOnTheStepsPassesOfAMultiStreamPair) {
   ASSERT_EQ(steps->steps.size(), 12u);
   std::optional<SummaryAlongside::Summary> rode = alongside.value()->Take();
   ASSERT_TRUE(rode.has_value()) << "the summary did not complete on the steps' passes";
+
+  Details details;
+  Result<StepStats> alone = SummarizeWithDetails(*trace, policy, details);
+  ASSERT_TRUE(alone.ok()) << alone.status().message();
+  EXPECT_EQ(StepStatsWithDetailsToJson(rode->stats, rode->details),
+            StepStatsWithDetailsToJson(*alone, details));
+  Result<std::vector<KernelSpread>> spreads = KernelSpreadsOf(*trace, ListedNames(details));
+  ASSERT_TRUE(spreads.ok()) << spreads.status().message();
+  EXPECT_FALSE(spreads->empty());
+  ExpectSameSpreads(rode->spreads, *spreads);
+}
+
+// A PyTorch profiler trace: the steps replay its kept parse, both sides at once, and the
+// summary rides on that replay as on a pair's read.
+TEST(ReportSummary, RidesOnTheStepsReplaysOfAKinetoTrace) {
+  MultiStreamRun run(synth::SynthFormat::kKineto);
+  Result<SummaryInputs> trace = ResolveInputs({run.files.gpu_trace.string()});
+  ASSERT_TRUE(trace.ok()) << trace.status().message();
+  ASSERT_FALSE(trace->launches.has_value());
+  ASSERT_TRUE(SummaryAlongside::Fits(*trace));
+  const Policy policy = BuiltinPolicy(kDefaultPolicyName).value();
+  Result<std::unique_ptr<SummaryAlongside>> alongside = SummaryAlongside::Create(*trace, policy);
+  ASSERT_TRUE(alongside.ok()) << alongside.status().message();
+  RunOptions run_options;
+  run_options.inputs = {run.files.gpu_trace};
+  Result<StepsInputs> inputs = ResolveStepsRunInputs(run_options);
+  ASSERT_TRUE(inputs.ok()) << inputs.status().message();
+  std::vector<StepTimeline> timelines;
+  TraceReads reads;
+  Result<StepsReport> steps = AnalyzeStepsDrawing(*inputs, policy, StepsOptions{}, timelines,
+                                                  alongside.value().get(), &reads);
+  ASSERT_TRUE(steps.ok()) << steps.status().message();
+  ASSERT_EQ(steps->steps.size(), 12u);
+  std::optional<SummaryAlongside::Summary> rode = alongside.value()->Take();
+  ASSERT_TRUE(rode.has_value()) << "the summary did not complete on the steps' replays";
 
   Details details;
   Result<StepStats> alone = SummarizeWithDetails(*trace, policy, details);

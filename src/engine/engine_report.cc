@@ -86,13 +86,13 @@ Result<ReportResult> RunReport(const ReportRunOptions& options) {
   if (alongside) {
     // Threads: none of this call's own; the steps' passes start theirs (two_sides.h), and
     // summary_alongside.h states what its sinks add to them (no wait).
-    steps = RunStepsDrawing(options.run, &timelines, alongside.get());
+    // A trace the steps parse whole (Kineto) is kept for the summary's own read, should the
+    // ride not finish.
+    TraceReads reads;
+    steps = RunStepsDrawing(options.run, &timelines, alongside.get(), nullptr, &reads);
     if (!steps.ok() && !options.run.steps.range_regex.empty()) return steps.status();
     if (steps.ok()) summary = FinishSummaryRide(summary_options, prepared, *alongside, &spreads);
-    if (!summary) {
-      TraceReads reads;
-      summary = SummaryAndSpreads(summary_options, spreads, reads);
-    }
+    if (!summary) summary = SummaryAndSpreads(summary_options, spreads, reads);
   } else if (replayed) {
     // The steps, then the summary and the spreads, through one TraceReads: the trace the
     // steps parsed (Kineto) is replayed to them, not parsed again, and its records are held

@@ -21,9 +21,10 @@ bool IsStepRangesFile(const TraceInput& input) {
   return kind.ok() && IsStepRanges(*kind);
 }
 
-// An nsys CSV pair, the whole trace, every device. Else (SQLite, Kineto, a GPU trace alone,
-// --device) the summary reads the trace itself; `replayed` says whether its reader parses
-// it whole and keeps it (a Kineto trace: TraceReads can replay the steps' parse).
+// An nsys CSV pair or a trace whose parse is kept (Kineto), the whole trace, every device.
+// Else (SQLite, a GPU trace alone, --device) the summary reads the trace itself;
+// `replayed` says whether its reader parses it whole and keeps it (a Kineto trace with
+// --device: TraceReads can replay the steps' parse to the summary's own read).
 bool SummaryCanRide(const RunOptions& summary_options, bool& replayed) {
   replayed = false;
   if (!summary_options.step.empty()) return false;

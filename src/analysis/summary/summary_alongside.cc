@@ -1,5 +1,6 @@
 #include "analysis/summary/summary_alongside.h"
 
+#include <optional>
 #include <utility>
 
 #include "analysis/details/details_sink.h"
@@ -52,7 +53,12 @@ struct SummaryAlongside::Sides {
             /*assume_sorted=*/true),
         launch(meter.TakeProducer(OverlapMeter::kB), /*assume_sorted=*/true),
         gpu_details(inputs.gpu.display_name, /*assume_sorted=*/true, &matcher),
-        launch_details(inputs.launches->display_name, /*assume_sorted=*/true, &matcher) {}
+        launch_details(LaunchFile(inputs).display_name, /*assume_sorted=*/true, &matcher) {}
+
+  // Where the launch calls are: a file of their own, or the one trace (a kept parse).
+  static const TraceInput& LaunchFile(const SummaryInputs& inputs) {
+    return inputs.launches ? *inputs.launches : inputs.gpu;
+  }
 
   const SummaryInputs inputs;
   const Policy& policy;
@@ -74,8 +80,9 @@ struct SummaryAlongside::Sides {
 };
 
 bool SummaryAlongside::Fits(const SummaryInputs& inputs) {
-  return inputs.device.empty() && IsGpuOperationsCsv(inputs.gpu.kind) && inputs.launches &&
-         IsLaunchCsv(inputs.launches->kind);
+  if (!inputs.device.empty()) return false;
+  if (!inputs.launches) return ParsedOnceAndReplayed(inputs.gpu.kind);
+  return IsGpuOperationsCsv(inputs.gpu.kind) && IsLaunchCsv(inputs.launches->kind);
 }
 
 Result<std::unique_ptr<SummaryAlongside>> SummaryAlongside::Create(const SummaryInputs& inputs,
@@ -98,8 +105,9 @@ bool SummaryAlongside::Wants(const SummaryInputs& trace) const {
         (!a.bytes || (a.bytes->data() == b.bytes->data() && a.bytes->size() == b.bytes->size()));
     return a.kind == b.kind && a.path == b.path && a.display_name == b.display_name && same_bytes;
   };
-  return !fed_ && trace.device.empty() && same(trace.gpu, mine.gpu) && trace.launches &&
-         same(*trace.launches, *mine.launches);
+  return !fed_ && trace.device.empty() && same(trace.gpu, mine.gpu) &&
+         trace.launches.has_value() == mine.launches.has_value() &&
+         (!trace.launches || same(*trace.launches, *mine.launches));
 }
 
 TraceSink& SummaryAlongside::gpu_side() {
@@ -121,8 +129,9 @@ const Details* SummaryAlongside::DetailsOnce() {
   Sides& s = *sides_;
   if (!s.gpu_read || s.gpu_side.failed() || s.launch_side.failed()) return nullptr;
   if (!s.details) {
-    std::vector<InputDetails> read = {InputDetailsOf(s.inputs.gpu, *s.gpu_read),
-                                      InputDetailsOf(*s.inputs.launches, *s.launch_read)};
+    // One file is one input, as summarize.cc's RunPass lists it.
+    std::vector<InputDetails> read = {InputDetailsOf(s.inputs.gpu, *s.gpu_read)};
+    if (s.inputs.launches) read.push_back(InputDetailsOf(*s.inputs.launches, *s.launch_read));
     s.details = MakeDetails(s.gpu_details.totals(), &s.launch_details.totals(), &s.matcher,
                             s.policy, s.classifier, std::move(read));
   }
@@ -150,8 +159,16 @@ std::optional<SummaryAlongside::Summary> SummaryAlongside::Take() {
   }
   StepStatsSources sources;
   sources.gpu_trace = s.inputs.gpu.display_name;
-  sources.kernel_exec_trace = s.inputs.launches->display_name;
-  const LaunchOverlapTotals overlap{s.launch.totals().union_ns, s.meter.overlap()};
+  // As summarize.cc's RunPass: one trace is its own launch source when it has calls.
+  if (s.inputs.launches) {
+    sources.kernel_exec_trace = s.inputs.launches->display_name;
+  } else if (s.launch.totals().call_count > 0) {
+    sources.kernel_exec_trace = s.inputs.gpu.display_name;
+  }
+  std::optional<LaunchOverlapTotals> overlap;
+  if (sources.kernel_exec_trace) {
+    overlap = LaunchOverlapTotals{s.launch.totals().union_ns, s.meter.overlap()};
+  }
   Summary out;
   out.stats = MakeStepStats(s.policy, s.gpu.totals(), overlap, sources);
   out.details = std::move(*s.details);

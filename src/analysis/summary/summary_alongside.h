@@ -1,7 +1,8 @@
-// The summary with details of an nsys CSV pair (a GPU trace and a launch trace), made by
+// The summary with details of an nsys CSV pair (a GPU trace and a launch trace), or of a
+// trace whose parse is kept and replayed side by side (Kineto, trace_reads.h), made by
 // sinks that another pass's two reader threads feed: `stepstat report`'s steps already read
-// both files at once, in start order, so the page's summary rides on that read instead of
-// reading the pair again (engine_report.cc). Then the exact spreads of the kernels the
+// both sides at once, in start order, so the page's summary rides on that read instead of
+// reading them again (engine_report.cc). Then the exact spreads of the kernels the
 // details list, from a later read of the GPU side (the steps' residue pass).
 //
 // Threads: the GPU side's sinks are fed by the thread that reads the GPU side and the launch
@@ -32,8 +33,8 @@ namespace stepstat {
 
 class SummaryAlongside {
  public:
-  /// Whether `inputs` are a pair this can summarize as SummarizeWithDetails would: an nsys
-  /// CSV GPU trace with a CSV launch trace beside it, every device.
+  /// Whether `inputs` are what this can summarize as SummarizeWithDetails would: an nsys
+  /// CSV GPU trace with a CSV launch trace beside it, or one kept trace; every device.
   static bool Fits(const SummaryInputs& inputs);
   /// Requires Fits(inputs). `policy` must outlive this.
   static Result<std::unique_ptr<SummaryAlongside>> Create(const SummaryInputs& inputs,
