@@ -113,17 +113,40 @@ void ExpectSameSummary(const ReportResult& report, const Expected& want, const s
   ExpectSameSpreads(report.kernel_spreads, want.spreads);
 }
 
-// The ride itself, below the engine: the steps' passes fed the summary, which completed
-// (were it not, the engine would fall back to the summary's own read and the next test
-// could not tell).
+// The ride itself, below the engine: the steps' passes over `inputs` feed the summary of
+// `trace`, which completes (were it not, the engine would fall back to the summary's own read
+// and the tests of RunReport could not tell) and equals SummarizeWithDetails and
+// KernelSpreadsOf on their own.
+void ExpectTheRideToBeTheSummary(const SummaryInputs& trace, const StepsInputs& inputs,
+                                 const StepsOptions& options, size_t steps_expected) {
+  ASSERT_TRUE(SummaryAlongside::Fits(trace));
+  const Policy policy = BuiltinPolicy(kDefaultPolicyName).value();
+  Result<std::unique_ptr<SummaryAlongside>> alongside = SummaryAlongside::Create(trace, policy);
+  ASSERT_TRUE(alongside.ok()) << alongside.status().message();
+  std::vector<StepTimeline> timelines;
+  TraceReads reads;  // a Kineto trace's parse, kept and replayed to every pass
+  Result<StepsReport> steps =
+      AnalyzeStepsDrawing(inputs, policy, options, timelines, alongside.value().get(), &reads);
+  ASSERT_TRUE(steps.ok()) << steps.status().message();
+  ASSERT_EQ(steps->steps.size(), steps_expected);
+  std::optional<SummaryAlongside::Summary> rode = alongside.value()->Take();
+  ASSERT_TRUE(rode.has_value()) << "the summary did not complete on the steps' passes";
+
+  Details details;
+  Result<StepStats> alone = SummarizeWithDetails(trace, policy, details);
+  ASSERT_TRUE(alone.ok()) << alone.status().message();
+  EXPECT_EQ(StepStatsWithDetailsToJson(rode->stats, rode->details),
+            StepStatsWithDetailsToJson(*alone, details));
+  Result<std::vector<KernelSpread>> spreads = KernelSpreadsOf(trace, ListedNames(details));
+  ASSERT_TRUE(spreads.ok()) << spreads.status().message();
+  EXPECT_FALSE(spreads->empty());
+  ExpectSameSpreads(rode->spreads, *spreads);
+}
+
 TEST(ReportSummary, RidesOnTheStepsPassesOfAMultiStreamPair) {
   MultiStreamRun run;
   Result<SummaryInputs> trace = ResolveInputs({run.base.string()});
   ASSERT_TRUE(trace.ok()) << trace.status().message();
-  ASSERT_TRUE(SummaryAlongside::Fits(*trace));
-  const Policy policy = BuiltinPolicy(kDefaultPolicyName).value();
-  Result<std::unique_ptr<SummaryAlongside>> alongside = SummaryAlongside::Create(*trace, policy);
-  ASSERT_TRUE(alongside.ok()) << alongside.status().message();
   RunOptions run_options;
   run_options.inputs = {run.base, run.files.nvtx_trace};
   Result<StepsInputs> inputs = ResolveStepsRunInputs(run_options);
@@ -131,58 +154,21 @@ TEST(ReportSummary, RidesOnTheStepsPassesOfAMultiStreamPair) {
   ASSERT_TRUE(inputs->ranges.has_value());
   StepsOptions options;
   options.range_regex = "denoise";
-  std::vector<StepTimeline> timelines;
-  Result<StepsReport> steps =
-      AnalyzeStepsDrawing(*inputs, policy, options, timelines, alongside.value().get());
-  ASSERT_TRUE(steps.ok()) << steps.status().message();
-  ASSERT_EQ(steps->steps.size(), 12u);
-  std::optional<SummaryAlongside::Summary> rode = alongside.value()->Take();
-  ASSERT_TRUE(rode.has_value()) << "the summary did not complete on the steps' passes";
-
-  Details details;
-  Result<StepStats> alone = SummarizeWithDetails(*trace, policy, details);
-  ASSERT_TRUE(alone.ok()) << alone.status().message();
-  EXPECT_EQ(StepStatsWithDetailsToJson(rode->stats, rode->details),
-            StepStatsWithDetailsToJson(*alone, details));
-  Result<std::vector<KernelSpread>> spreads = KernelSpreadsOf(*trace, ListedNames(details));
-  ASSERT_TRUE(spreads.ok()) << spreads.status().message();
-  EXPECT_FALSE(spreads->empty());
-  ExpectSameSpreads(rode->spreads, *spreads);
+  ExpectTheRideToBeTheSummary(*trace, *inputs, options, 12);
 }
 
 // A PyTorch profiler trace: the steps replay its kept parse, both sides at once, and the
-// summary rides on that replay as on a pair's read.
+// summary rides on those replays as on a pair's read.
 TEST(ReportSummary, RidesOnTheStepsReplaysOfAKinetoTrace) {
   MultiStreamRun run(synth::SynthFormat::kKineto);
   Result<SummaryInputs> trace = ResolveInputs({run.files.gpu_trace.string()});
   ASSERT_TRUE(trace.ok()) << trace.status().message();
   ASSERT_FALSE(trace->launches.has_value());
-  ASSERT_TRUE(SummaryAlongside::Fits(*trace));
-  const Policy policy = BuiltinPolicy(kDefaultPolicyName).value();
-  Result<std::unique_ptr<SummaryAlongside>> alongside = SummaryAlongside::Create(*trace, policy);
-  ASSERT_TRUE(alongside.ok()) << alongside.status().message();
   RunOptions run_options;
   run_options.inputs = {run.files.gpu_trace};
   Result<StepsInputs> inputs = ResolveStepsRunInputs(run_options);
   ASSERT_TRUE(inputs.ok()) << inputs.status().message();
-  std::vector<StepTimeline> timelines;
-  TraceReads reads;
-  Result<StepsReport> steps = AnalyzeStepsDrawing(*inputs, policy, StepsOptions{}, timelines,
-                                                  alongside.value().get(), &reads);
-  ASSERT_TRUE(steps.ok()) << steps.status().message();
-  ASSERT_EQ(steps->steps.size(), 12u);
-  std::optional<SummaryAlongside::Summary> rode = alongside.value()->Take();
-  ASSERT_TRUE(rode.has_value()) << "the summary did not complete on the steps' replays";
-
-  Details details;
-  Result<StepStats> alone = SummarizeWithDetails(*trace, policy, details);
-  ASSERT_TRUE(alone.ok()) << alone.status().message();
-  EXPECT_EQ(StepStatsWithDetailsToJson(rode->stats, rode->details),
-            StepStatsWithDetailsToJson(*alone, details));
-  Result<std::vector<KernelSpread>> spreads = KernelSpreadsOf(*trace, ListedNames(details));
-  ASSERT_TRUE(spreads.ok()) << spreads.status().message();
-  EXPECT_FALSE(spreads->empty());
-  ExpectSameSpreads(rode->spreads, *spreads);
+  ExpectTheRideToBeTheSummary(*trace, *inputs, StepsOptions{}, 12);
 }
 
 TEST(ReportSummary, EqualsSummarizeDetailsOnAMultiStreamPair) {
