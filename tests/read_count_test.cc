@@ -136,11 +136,12 @@ TEST(ReadCounts, CsvPair) {
   }
 }
 
-// With NVTX ranges, steps read the ranges once; the launch side twice (the key → step runs
-// of every launch first, then beside the GPU side); the GPU side for the accumulation and
-// the residue. The GPU span the annotations are measured against costs no read of its own:
-// the accumulation measures it and confirms the choice made against the ranges' extent
-// (steps.cc, StepsOfGuessedSpan; before, one more GPU read).
+// With NVTX ranges, steps read the ranges once; the launch side once, beside the GPU side,
+// which builds the key → step runs as it goes (streamed_key_runs.h; before, a pass over every
+// launch first); the GPU side for the accumulation and the residue. The GPU span the
+// annotations are measured against costs no read of its own: the accumulation measures it
+// and confirms the choice made against the ranges' extent (steps.cc, StepsOfGuessedSpan;
+// before, one more GPU read).
 TEST(ReadCounts, CsvPairWithNvtx) {
   SynthRun run("nvtx", synth::SynthFormat::kCsv, /*nvtx=*/true);
   const std::string gpu = run.files.gpu_trace.filename().string();
@@ -149,13 +150,13 @@ TEST(ReadCounts, CsvPairWithNvtx) {
   std::map<std::string, FileReads> reads =
       CountReads(Command::kSteps, {run.base, run.files.nvtx_trace}, "CSV pair + NVTX");
   EXPECT_EQ(reads[gpu].to_end, 2);
-  EXPECT_EQ(reads[exec].to_end, 2);
+  EXPECT_EQ(reads[exec].to_end, 1);
   EXPECT_LE(reads[nvtx].opens, 3);  // a small file: every open reaches its end
   // The plan: the GPU and launch passes, and the ranges read once (the sniff and the check
   // of so small a file reach its end too, but they are not passes).
   const fs::path dir = run.base.parent_path();
-  EXPECT_EQ(last_plan, fs::file_size(dir / gpu) * 2 + fs::file_size(dir / exec) * 2 +
-                           fs::file_size(dir / nvtx));
+  EXPECT_EQ(last_plan,
+            fs::file_size(dir / gpu) * 2 + fs::file_size(dir / exec) + fs::file_size(dir / nvtx));
 }
 
 // A policy that leaves most kernel time in `other` (only norms are a component), so that
@@ -187,7 +188,7 @@ TEST(ReadCounts, CsvPairPolicyHintReadsNothingMore) {
 // `stepstat report` on a pair with NVTX ranges reads the files only as often as the steps
 // with their timelines do: the summary with details rides on the steps' two-sided pass and
 // the kernels' spreads on their residue pass (summary_alongside.h); the timelines' replay
-// reads the launch side once more. (Before: two more GPU reads, one more launch read.)
+// reads the launch side once more. (Before: two more GPU reads, two more launch reads.)
 TEST(ReadCounts, ReportReadsOnlyWhatTheStepsRead) {
   SynthRun run("report", synth::SynthFormat::kCsv, /*nvtx=*/true);
   const std::string gpu = run.files.gpu_trace.filename().string();
@@ -207,7 +208,7 @@ TEST(ReadCounts, ReportReadsOnlyWhatTheStepsRead) {
   // As `steps` (CsvPairWithNvtx): the accumulation, the residue.
   EXPECT_EQ(reads[gpu].to_end, 2);
   // As `steps`, and the replay of the two drawn steps' launch calls.
-  EXPECT_EQ(reads[exec].to_end, 3);
+  EXPECT_EQ(reads[exec].to_end, 2);
   // A small file read whole, and sniffed once more to keep it from the summary's inputs.
   EXPECT_LE(reads[nvtx].opens, 4);
 
@@ -221,7 +222,7 @@ TEST(ReadCounts, ReportReadsOnlyWhatTheStepsRead) {
   ASSERT_TRUE(hinted.ok()) << hinted.status().message();
   EXPECT_TRUE(hinted->summary.context.policy_hint.has_value());
   EXPECT_EQ(reads[gpu].to_end, 2);
-  EXPECT_EQ(reads[exec].to_end, 3);
+  EXPECT_EQ(reads[exec].to_end, 2);
 }
 
 // Two adjacent GPU rows swapped near the top of `path`'s data: out of start order there.

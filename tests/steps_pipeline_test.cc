@@ -297,6 +297,56 @@ TEST(StepsPipeline, RowsOutOfOrderGiveTheSameSteps) {
   fs::remove_all(files.dir);
 }
 
+// A kern-exec CSV's calls build the key → step runs beside the GPU side as both stream
+// (streamed_key_runs.h). A pass over the calls first, the way every other launch source is
+// joined, must give the same report to the byte, however tightly the two readers
+// interleave; and so must a trace with a kernel that starts long before its call, which
+// streaming cannot take (the steps then take the pass first themselves).
+TEST(StepsPipeline, StreamedKeyRunsGiveWhatALaunchPassFirstGives) {
+  for (unsigned seed : {1u, 2u, 3u}) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    // Seed 3: more calls than a reader's batch (the launch side then comes in several), and
+    // a kernel of step 110 that starts in step 5, batches before its call.
+    const int steps = seed == 3 ? 120 : 8;
+    const size_t early_kernel = 110 * 40 + 7;
+    GeneratedRun run = Generate(steps, seed);
+    if (seed == 3) run.kernels[early_kernel].start = run.kernels[5 * 40].start + 1;
+    Files files = WriteRun(run, "streamed_keys_" + std::to_string(seed));
+    if (seed == 3) {  // its queue and total times as a reader takes them (not negative)
+      const Kernel& k = run.kernels[early_kernel];
+      std::string text = KernExecText(run);
+      const std::string row = "\n" + std::to_string(k.api_start) + ",";
+      const size_t at = text.find(row);
+      ASSERT_NE(at, std::string::npos);
+      const size_t end = text.find('\n', at + 1);
+      text.replace(at + 1, end - at - 1,
+                   std::to_string(k.api_start) + "," + std::to_string(k.api_dur) + "," +
+                       std::to_string(k.api_start + k.api_dur) + ",0," + std::to_string(k.start) +
+                       "," + std::to_string(k.dur) + "," + std::to_string(k.dur) +
+                       ",42,42,0,cudaLaunchKernel,\"  1 1 1\",\" 128 1 1\"," + k.name);
+      WriteFile(files.kern_exec, text);
+    }
+    Result<StepsInputs> inputs =
+        ResolveStepsInputs({files.gpu.string(), files.kern_exec.string(), files.nvtx.string()});
+    ASSERT_TRUE(inputs.ok()) << inputs.status().message();
+    for (size_t bound : {size_t{1} << 16, size_t{1}, size_t{3}}) {
+      StepsOptions streamed;
+      streamed.range_regex = "train_step";
+      streamed.max_pending_components = bound;
+      StepsOptions first = streamed;
+      first.launch_pass_first = true;
+      Result<StepsReport> a = AnalyzeSteps(*inputs, TestPolicy(), streamed);
+      Result<StepsReport> b = AnalyzeSteps(*inputs, TestPolicy(), first);
+      ASSERT_TRUE(a.ok()) << a.status().message();
+      ASSERT_TRUE(b.ok()) << b.status().message();
+      EXPECT_EQ(StepsToJson(*a, TestPolicy()), StepsToJson(*b, TestPolicy())) << "bound " << bound;
+      EXPECT_EQ(a->attribution, StepAttribution::kLaunchKernelStart);
+      if (seed != 3) ExpectTrueSteps(*a, run);
+    }
+    fs::remove_all(files.dir);
+  }
+}
+
 TEST(StepsPipeline, NvtxGpuProjectionGivesTheSameSteps) {
   GeneratedRun run = Generate(8, 1);
   Files files = WriteRun(run, "nvtx_proj");

@@ -70,6 +70,10 @@ struct StepsOptions {
   /// (16 bytes each): memory against lock traffic. Tests make it tiny to force the readers'
   /// tightest interleavings.
   size_t max_pending_components = size_t{1} << 16;
+  /// Join operations to calls keyed by kernel start (a kern-exec CSV) through a pass over the
+  /// calls first, as other launch sources are, instead of as both sides stream: the same
+  /// answer by the other way (tests compare the two).
+  bool launch_pass_first = false;
 };
 
 enum StepFlag : uint32_t {

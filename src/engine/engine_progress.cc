@@ -28,7 +28,9 @@ uint64_t FileBytes(const fs::path& path) {
 // twice (accumulation, residue: the accumulation measures the span the ranges are chosen
 // by; ranges that do not qualify leave the kernel period to cut, after a pass for the span),
 // and once more to replay one step. Launch CSVs: once beside the GPU side, once
-// more first when NVTX ranges assign launches to steps. A Kineto trace is parsed once
+// more first when NVTX ranges assign launches to steps and the calls are joined to their
+// kernels by correlation id (a kern-exec CSV's, joined by kernel start, stream beside the
+// GPU side: streamed_key_runs.h). A Kineto trace is parsed once
 // whatever the passes (trace_reads.h). SQLite reads the pages its queries need, a share of
 // the file not known before: nothing planned; each open counts
 // (readers/sqlite/sqlite_progress_vfs.h).
@@ -42,7 +44,8 @@ int WholeReads(const TraceInput& input, InputRole role, bool has_ranges, Planned
       return (has_ranges ? 2 : 3) + replay;
     case InputRole::kLaunches:
       if (run == PlannedRun::kKernels) return 0;  // classify reads the GPU side alone
-      return run == PlannedRun::kSummary ? 1 : (has_ranges ? 2 : 1) + replay;
+      if (run == PlannedRun::kSummary) return 1;
+      return (has_ranges && !LaunchesKeyedByKernelStart(input.kind) ? 2 : 1) + replay;
     case InputRole::kStepRanges: return 1;
   }
   return 0;

@@ -33,6 +33,13 @@ constexpr bool OpsAreItsLaunchRows(InputKind kind) {
   return kind == InputKind::kNsysKernExecTraceCsv;
 }
 
+/// Launch rows joined to their kernels by the kernel's start time, never copy calls (a
+/// kern-exec CSV, which has no correlation ids): a row's kernel starts no earlier than its
+/// call (steps check it on every row: streamed_key_runs.h).
+constexpr bool LaunchesKeyedByKernelStart(InputKind kind) {
+  return kind == InputKind::kNsysKernExecTraceCsv;
+}
+
 /// Launch rows that say neither the kernel nor the device they launched (cuda_api_trace).
 constexpr bool LaunchesLackTheirKernels(InputKind kind) {
   return kind == InputKind::kNsysApiTraceCsv;

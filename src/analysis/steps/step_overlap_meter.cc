@@ -79,6 +79,19 @@ void StepOverlapMeter::Abort() {
   progressed_.notify_all();
 }
 
+int64_t StepOverlapMeter::WaitForLaunchesAfter(int64_t time) {
+  MutexLock lock(mutex_);
+  while (!aborted_ && !closed_[kLaunches] && frontier_[kLaunches] <= time) {
+    if (!waiting_[kKernels]) {
+      waiting_[kKernels] = true;
+      progressed_.notify_all();  // a launch producer waiting for this side stops waiting
+    }
+    lock.Wait(progressed_);
+  }
+  waiting_[kKernels] = false;
+  return aborted_ ? std::numeric_limits<int64_t>::max() : frontier_[kLaunches];
+}
+
 int64_t StepOverlapMeter::overlap(size_t step) const {
   MutexLock lock(mutex_);
   return steps_[step].overlap;

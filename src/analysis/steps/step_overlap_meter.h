@@ -16,7 +16,9 @@
 // waits at a time, for the other's next Add, Close or an Abort, none of which blocks on it.
 // (Both sides may then exceed the bound for a moment; memory is still bounded by the
 // batches in flight.) A thread that fed both sides of the meter could wait for itself; that
-// stops the process instead.
+// stops the process instead. The kernel side's thread may also wait for the launch side to
+// pass a time (WaitForLaunchesAfter): it then counts as waiting, so the launch producer does
+// not wait, and the same argument holds.
 #pragma once
 
 #include <condition_variable>
@@ -55,6 +57,13 @@ class StepOverlapMeter {
   Producer TakeProducer(Side side) EXCLUDES(mutex_);
   /// Unblocks everything for good: a producer failed and the result will not be used.
   void Abort() EXCLUDES(mutex_);
+  /// For the thread that feeds the kernel side, between its Adds (a GPU operation's step may
+  /// need the launch calls before it: streamed_key_runs.h): blocks until the launch side has
+  /// fed a call that starts after `time`, closed, or the meter was aborted, and returns the
+  /// launch side's latest start then (int64 max once closed or aborted). While it waits, the
+  /// kernel side counts as waiting, so the launch producer never waits for it: the launch
+  /// side's next Add or Close, neither of which then blocks, ends the wait.
+  int64_t WaitForLaunchesAfter(int64_t time) EXCLUDES(mutex_);
   /// Whether the producer of `side` is waiting (for tests that force a thread order).
   bool waiting(Side side) const EXCLUDES(mutex_) {
     MutexLock lock(mutex_);

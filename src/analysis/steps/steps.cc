@@ -2,7 +2,8 @@
 // SQLite/Kineto file) → step ranges (annotations chosen by their cover of the GPU span, which
 // for an NVTX CSV or an SQLite export the accumulation confirms: StepsOfGuessedSpan); without
 // any, the kernel sequence → the period detector.
-// 2. Launch calls → each call's step and the key → step runs. 3. Launch calls and GPU
+// 2. Launch calls → each call's step and the key → step runs (a kern-exec CSV's runs are
+// built by pass 3 instead, as they are used: streamed_key_runs.h). 3. Launch calls and GPU
 // operations at once, on two threads → each one's step → the per-step accumulators
 // (steps_accumulate.cc). 4. The GPU side again → the residue (steps_residue.cc): it needs
 // every step's span. Every pass streams; what stays is one accumulator per step (and,
@@ -10,6 +11,7 @@
 #include "stepstat/steps.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -30,6 +32,7 @@
 #include "analysis/steps/steps_sink.h"
 #include "analysis/steps/steps_source.h"
 #include "analysis/steps/steps_then.h"
+#include "analysis/steps/streamed_key_runs.h"
 #include "core/intervals.h"
 #include "readers/input_traits.h"
 
@@ -263,16 +266,37 @@ Result<std::optional<StepsReport>> FromRanges(
   LaunchStepFinder finder(ranges);
   KeyChoice keys;
   StepKeyRuns runs;
+  StreamedKeyRuns streamed_keys;
+  KeyChoice decided;  // streamed: the keys a pass over the calls first would have chosen
   int64_t attributed_calls = 0;
-  int64_t copy_calls = 0;
-  if (launches) {
+  std::atomic<int64_t> copy_calls = 0;  // streamed: never written (a copy call refuses it)
+  // The plan's launch side. `streamed`: the key → step runs are built by the accumulation's
+  // own launch side as the GPU side uses them (streamed_key_runs.h), for calls keyed by
+  // their kernel's start (a kern-exec CSV); else by a launch pass first.
+  auto with_launches = [&](bool streamed) {
+    keys = KeyChoice();
+    decided = KeyChoice();
+    if (streamed) keys.kind = KeyChoice::kKernelStart;
+    runs = StepKeyRuns();
+    attributed_calls = 0;
+    copy_calls = 0;
     plan.launch_step = [&finder](const LaunchCall& call) {
       return finder.StepOf(call.pid, call.tid, call.api_start_ns);
     };
     // Copy and memset calls join their operations to a step as launches join kernels.
     plan.copy_calls = true;
-    plan.on_launch = [&](const LaunchCall& call, int32_t step) {
-      int64_t key = keys.Of(call);
+    plan.on_launch = [&, streamed](const LaunchCall& call, int32_t step) {
+      const int64_t key = keys.Of(call);
+      if (streamed) {
+        decided.Of(call);
+        if (call.kind == CallKind::kCopy || call.correlation_id >= 0) {
+          streamed_keys.Refuse();  // joined otherwise than by kernel start: not streamed
+        } else if (key >= 0) {
+          streamed_keys.Add(key, step, call.api_start_ns);
+        }
+        attributed_calls += call.kind != CallKind::kCopy && step != kNoStep;
+        return;
+      }
       if (key >= 0) runs.Add(key, step);
       if (call.kind == CallKind::kCopy) {
         copy_calls += key >= 0;
@@ -280,14 +304,15 @@ Result<std::optional<StepsReport>> FromRanges(
         attributed_calls += step != kNoStep;
       }
     };
-    plan.after_launches = [&runs] { runs.Freeze(); };
+    plan.streamed_keys = streamed ? &streamed_keys : nullptr;
+    plan.after_launches = streamed ? std::function<void()>() : [&runs] { runs.Freeze(); };
     // The call's process, thread and API start (its range) and its keys.
     plan.launch_fields = {0, TraceFields::kApiStart | TraceFields::kCallPid |
                                  TraceFields::kCallTid | TraceFields::kCallCorrelation |
                                  TraceFields::kKernelStart};
-    plan.op_step = [&](const GpuOp& op) {
+    plan.op_step = [&, streamed](const GpuOp& op) {
       int64_t key = keys.Of(op);
-      int32_t step = key < 0 ? kUnknownKey : runs.Find(key);
+      int32_t step = key < 0 ? kUnknownKey : streamed ? streamed_keys.Find(key) : runs.Find(key);
       if (step != kUnknownKey) return step;
       // An operation with a key but no call around it: its call is not in the trace (queued
       // before the capture began). A step's window would hand it work it never launched
@@ -296,9 +321,19 @@ Result<std::optional<StepsReport>> FromRanges(
       if (key >= 0 && (op.kind == OpKind::kKernel || copy_calls > 0)) return kUnlaunched;
       return closed_windows.StepOf(op.start_ns);
     };
-  }
+  };
+  const bool streamed = launches != nullptr && LaunchesKeyedByKernelStart(launches->kind) &&
+                        !options.launch_pass_first;
+  if (launches) with_launches(streamed);
   Result<std::vector<StepTotals>> accumulated =
       Accumulate(inputs, policy, classifier, options, plan, passes);
+  if (streamed && (!streamed_keys.trustworthy() || decided.kind != KeyChoice::kKernelStart)) {
+    // The calls broke what streaming the runs needs (or carry other keys, or none): a launch
+    // pass first after all, which gives the answer (or the error) the streamed read would
+    // have had to.
+    with_launches(false);
+    accumulated = Accumulate(inputs, policy, classifier, options, plan, passes);
+  }
   if (!accumulated.ok() && check) return std::optional<StepsReport>();
   ASSIGN_OR_RETURN(std::vector<StepTotals> totals, std::move(accumulated));
   report.attribution = keys.kind == KeyChoice::kCorrelation   ? StepAttribution::kLaunchCorrelation
@@ -311,6 +346,7 @@ Result<std::optional<StepsReport>> FromRanges(
     plan.on_launch = nullptr;
     plan.copy_calls = false;
     plan.after_launches = nullptr;
+    plan.streamed_keys = nullptr;
     plan.launch_fields = TraceFields::All();
     plan.op_step = by_window;
     report.attribution = StepAttribution::kGpuTimeWindow;

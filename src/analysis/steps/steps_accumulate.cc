@@ -72,6 +72,8 @@ Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(
   }
   StepAccumulators steps = MakeAccumulators(policy, classifier, options, plan, false);
   StepOverlapMeter meter(steps.size(), options.max_pending_components);
+  // Its lookups wait on the meter for the calls they need, until both sides are read.
+  if (plan.streamed_keys) plan.streamed_keys->Attach(&meter);
   StepOverlapMeter::Producer launch_producer = meter.TakeProducer(StepOverlapMeter::kLaunches);
   steps.UseMeter(meter.TakeProducer(StepOverlapMeter::kKernels));
   std::vector<int64_t> calls(steps.size(), 0);
@@ -112,6 +114,7 @@ Result<std::optional<std::vector<StepTotals>>> AccumulateStreaming(
         return Status::Ok();
       },
       [&meter] { meter.Abort(); });
+  if (plan.streamed_keys) plan.streamed_keys->Freeze();
   passes.order.Learn(gpu_break);
   passes.order.Learn(launch_break);
   if (passes.order.hold()) return std::optional<std::vector<StepTotals>>();
@@ -135,6 +138,7 @@ Result<std::vector<StepTotals>> AccumulateHolding(const StepsInputs& inputs, con
                                                   const StepsOptions& options, const Plan& plan,
                                                   StepsPasses& passes, bool hold) {
   StepAccumulators steps = MakeAccumulators(policy, classifier, options, plan, hold);
+  if (plan.streamed_keys) plan.streamed_keys->Attach(nullptr);  // filled by the launch pass
   if (plan.launch_step) {
     StepLaunchSink launch_sink(steps, StepOfLaunch(plan, true));
     std::optional<LaunchBookkeepingSink> copies;  // the tee hands copy calls to it alone
@@ -144,6 +148,7 @@ Result<std::vector<StepTotals>> AccumulateHolding(const StepsInputs& inputs, con
     RETURN_IF_ERROR(passes.reads.LaunchSide(source, both).status());  // finishes them
   }
   if (plan.after_launches) plan.after_launches();
+  if (plan.streamed_keys) plan.streamed_keys->Freeze();
   StepGpuSink gpu_sink(steps, plan.op_step, inputs.trace.gpu.display_name);
   StartOrderSink in_order(gpu_sink, inputs.trace.gpu.display_name, hold);
   Status read = passes.reads.GpuSide(inputs.trace.gpu, in_order).status();

@@ -9,6 +9,7 @@
 #include "analysis/details/kernel_spreads.h"
 #include "analysis/pipeline/start_order.h"
 #include "analysis/pipeline/trace_reads.h"
+#include "analysis/steps/streamed_key_runs.h"
 #include "analysis/summary/summary_alongside.h"
 #include "stepstat/policy.h"
 #include "stepstat/steps.h"
@@ -28,6 +29,11 @@ struct Plan {
   // Optional: GPU operations find their step only once every launch call was seen (the
   // key → step runs); the launch bookkeeping then gets a pass of its own first.
   std::function<void()> after_launches;
+  // Optional: the key → step runs op_step looks up, built by on_launch on the accumulation's
+  // own launch side while its GPU side reads (streamed_key_runs.h): no launch pass first.
+  // The accumulation lets the runs wait on its meter while both sides read, and freezes them
+  // once every call is in.
+  StreamedKeyRuns* streamed_keys = nullptr;
   // What launch_step and on_launch read of a call: that pass of its own reads only those
   // fields (a CSV reader then skips the rest; the names cost the most to parse).
   TraceFields launch_fields = TraceFields::All();

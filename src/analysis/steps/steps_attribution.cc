@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <limits>
 
 namespace stepstat {
 
@@ -108,6 +109,22 @@ int32_t StepKeyRuns::Find(int64_t key) {
   if (key > next->last) return kUnknownKey;
   cursor_ = static_cast<size_t>(next - frozen_.begin());
   return next->step;
+}
+
+std::optional<int32_t> StepKeyRuns::FindSettled(int64_t key, int64_t bound) const {
+  if (key > bound) return std::nullopt;
+  auto next = runs_.upper_bound(key);  // the first run that starts after the key
+  // No run before it: every key to come is above `bound`, so none can start a run below it.
+  if (next == runs_.begin()) return kUnknownKey;
+  auto run = std::prev(next);
+  // Inside a run: a key to come can split it only above `bound`, so after this key.
+  if (key <= run->second.last) return run->second.step;
+  // Between runs: the next run's first key is in (or every key is: `bound` is int64 max),
+  // so nothing can come between them; else a key to come could extend the run before this
+  // one over it.
+  const bool all_in = bound == std::numeric_limits<int64_t>::max();
+  if (all_in || (next != runs_.end() && next->first <= bound)) return kUnknownKey;
+  return std::nullopt;
 }
 
 int32_t WindowStepFinder::StepOf(int64_t time_ns) const {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -62,6 +63,11 @@ class StepKeyRuns {
   /// correlation id of a memcpy issued between two launches) belong to it. Lookups of
   /// increasing keys are the fast case.
   int32_t Find(int64_t key);
+  /// Before Freeze, when every key up to `bound` has been added and every later one will be
+  /// above it (int64 max: every key is in): what Find(key) will give once every key is in,
+  /// or nullopt while a key still to come could change it (one that would extend a run over
+  /// a key that lies in none).
+  std::optional<int32_t> FindSettled(int64_t key, int64_t bound) const;
   size_t runs() const { return runs_.size() + frozen_.size(); }
 
  private:
