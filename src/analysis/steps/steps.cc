@@ -25,6 +25,7 @@
 #include "analysis/steps/period/steps_period.h"
 #include "analysis/steps/step_filter_sink.h"
 #include "analysis/steps/steps_accumulate.h"
+#include "analysis/steps/steps_annotations.h"
 #include "analysis/steps/steps_attribution.h"
 #include "analysis/steps/steps_distribution.h"
 #include "analysis/steps/steps_ranges.h"
@@ -430,68 +431,6 @@ Result<StepsReport> FromKernelPeriod(const StepsInputs& inputs, const Policy& po
   SetPeriods(report);
   RETURN_IF_ERROR(Conclude(inputs, plan, policy, options, then, early, passes, report));
   return report;
-}
-
-// Steps from the annotations the trace carries (steps_source.h), when no --steps names
-// them: the group that repeats and covers most of the GPU span, read again as ranges.
-struct AnnotatedSteps {
-  std::vector<StepRange> ranges;  ///< empty: none qualified (`reason` says why)
-  std::string pattern;
-  std::string reason;
-};
-
-std::string PercentOf(double share) { return std::to_string(std::lround(share * 100)) + " %"; }
-
-std::string AnnotatedReason(const AnnotationChoice& choice, size_t ranges) {
-  return "steps: " + std::to_string(ranges) + " annotations like '" + choice.example +
-         "' covering " + PercentOf(choice.coverage) +
-         " of the GPU span, taken before the kernel period (--steps REGEX picks others)";
-}
-
-// The ranges of the group `choice` names, read from `range_file`; nullopt when RE2 cannot
-// take its pattern (a text of bytes that are not UTF-8: no steps here).
-Result<std::optional<std::vector<StepRange>>> RangesOf(const AnnotationChoice& choice,
-                                                       const TraceInput& range_file,
-                                                       StepsPasses& passes) {
-  Result<std::unique_ptr<RangeCollector>> created = RangeCollector::Create(choice.pattern);
-  if (!created.ok()) return std::optional<std::vector<StepRange>>();
-  std::unique_ptr<RangeCollector> collector = std::move(created.value());
-  RETURN_IF_ERROR(passes.reads.Whole(range_file, *collector).status());
-  return std::optional(collector->TakeSteps());
-}
-
-Result<std::optional<AnnotatedSteps>> AnnotatedStepsOf(const StepsInputs& inputs,
-                                                       const TraceInput& range_file,
-                                                       StepsPasses& passes,
-                                                       AnnotationStats& annotations) {
-  // Without a group that repeats, no span makes one qualify: nothing to read for it.
-  if (!annotations.AnyRepeats()) return std::optional<AnnotatedSteps>();
-  if (!annotations.has_gpu_span()) {  // not measured by the ranges' read: a pass for it
-    annotations.MeasureGpuSpan();
-    // Any order will do for the span; the stage watches so that later passes learn it.
-    StartOrderSink watched(annotations, inputs.trace.gpu.display_name, passes.order.hold(),
-                           /*stop_at_break=*/false);
-    RETURN_IF_ERROR(passes.reads.GpuSide(inputs.trace.gpu, watched).status());
-    passes.order.Learn(watched.broke());
-  }
-  const int64_t span = annotations.gpu_span_ns();
-  AnnotatedSteps out;
-  std::optional<AnnotationChoice> choice = annotations.Best(span);
-  if (!choice) {
-    std::optional<AnnotationChoice> closest = annotations.Closest(span);
-    if (!closest) return std::optional<AnnotatedSteps>();
-    out.reason = "steps: no annotation repeats over most of the GPU span (closest: '" +
-                 closest->example + "', " + std::to_string(closest->count) + " ranges, " +
-                 PercentOf(closest->coverage) + ")";
-    return std::optional<AnnotatedSteps>(std::move(out));
-  }
-  ASSIGN_OR_RETURN(std::optional<std::vector<StepRange>> ranges,
-                   RangesOf(*choice, range_file, passes));
-  if (!ranges) return std::optional<AnnotatedSteps>();
-  out.ranges = std::move(*ranges);
-  out.pattern = choice->pattern;
-  out.reason = AnnotatedReason(*choice, out.ranges.size());
-  return std::optional<AnnotatedSteps>(std::move(out));
 }
 
 // Ranges read without the GPU operations (an NVTX CSV beside the GPU trace, an SQLite
