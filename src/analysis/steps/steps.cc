@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cmath>
 #include <functional>
 #include <memory>
 #include <optional>
